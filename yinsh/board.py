@@ -1,0 +1,157 @@
+"""The geometry of the YINSH board: points, lines, rays and five-windows.
+
+Points are small integers so that a set of points is a Python ``int`` used as a
+bitboard. A point in column ``c`` (``a`` = 0 … ``k`` = 10) and row ``r`` (1 … 11)
+has index ``c * 12 + r``; row 0 and row 12 never hold a point, which pads every
+column so that shifting a bitboard by a line's step never wraps onto the next
+column. Sorting indices therefore sorts by column letter, then row number, the
+order the official notation uses for the ends of a row.
+
+>>> len(POINTS)
+85
+>>> len(WINDOWS)
+123
+>>> point_name(parse_point("e5"))
+'e5'
+>>> sum(len(ray) for p in POINTS for ray in RAYS[p])  # ordered collinear pairs
+1848
+>>> [sum(len(ray) for ray in RAYS[parse_point(n)]) for n in ("e5", "f6", "a2")]
+[26, 24, 18]
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "COLUMNS",
+    "POINTS",
+    "POINT_NAMES",
+    "BIT",
+    "ALL_POINTS",
+    "STEPS",
+    "DIRECTIONS",
+    "RAYS",
+    "BETWEEN",
+    "WINDOWS",
+    "WINDOW_MASKS",
+    "WINDOW_INDEX",
+    "point_name",
+    "parse_point",
+    "is_point",
+    "line_step",
+    "points_of",
+]
+
+Point = int
+"""A point of the board, as its index (see the module docstring)."""
+
+COLUMNS: Final = "abcdefghijk"
+_COLUMN_ROWS: Final = {  # column -> (lowest row, highest row)
+    "a": (2, 5), "b": (1, 7), "c": (1, 8), "d": (1, 9), "e": (1, 10), "f": (2, 10),
+    "g": (2, 11), "h": (3, 11), "i": (4, 11), "j": (5, 11), "k": (7, 10),
+}
+_WIDTH: Final = 12
+SIZE: Final = len(COLUMNS) * _WIDTH
+"""One more than the largest point index: the length of tables indexed by point."""
+
+POINTS: Final[tuple[Point, ...]] = tuple(
+    c * _WIDTH + r
+    for c, col in enumerate(COLUMNS)
+    for r in range(_COLUMN_ROWS[col][0], _COLUMN_ROWS[col][1] + 1)
+)
+"""The 85 points in notation order (a2, a3, …, k10)."""
+
+_NAME_TO_POINT: Final = {f"{COLUMNS[p // _WIDTH]}{p % _WIDTH}": p for p in POINTS}
+POINT_NAMES: Final[dict[Point, str]] = {p: n for n, p in _NAME_TO_POINT.items()}
+BIT: Final[tuple[int, ...]] = tuple(1 << i for i in range(SIZE))
+ALL_POINTS: Final = sum(BIT[p] for p in POINTS)
+"""The bitboard of every point."""
+
+STEPS: Final = (1, _WIDTH, _WIDTH + 1)
+"""Index steps of the three line directions (0,1), (1,0) and (1,1); never (1,-1)."""
+DIRECTIONS: Final = (1, _WIDTH, _WIDTH + 1, -1, -_WIDTH, -_WIDTH - 1)
+"""Index steps of the six directions a ring can slide in."""
+
+
+def point_name(point: Point) -> str:
+    """The notation name of ``point``, e.g. ``'e4'``."""
+    return POINT_NAMES[point]
+
+
+def parse_point(text: str) -> Point:
+    """The point named ``text`` (case-insensitive); ``KeyError`` if there is none.
+
+    >>> parse_point("A2") == parse_point("a2")
+    True
+    """
+    return _NAME_TO_POINT[text.strip().lower()]
+
+
+def is_point(text: str) -> bool:
+    """Whether ``text`` names a point of the board."""
+    return text.strip().lower() in _NAME_TO_POINT
+
+
+def _ray(point: Point, step: int) -> tuple[Point, ...]:
+    out = []
+    q = point + step
+    while 0 <= q < SIZE and q in POINT_NAMES:
+        out.append(q)
+        q += step
+    return tuple(out)
+
+
+RAYS: Final[dict[Point, tuple[tuple[Point, ...], ...]]] = {
+    p: tuple(r for r in (_ray(p, d) for d in DIRECTIONS) if r) for p in POINTS
+}
+"""For each point, the non-empty rays of points outward along the six directions."""
+
+
+def line_step(a: Point, b: Point) -> int | None:
+    """The direction step leading from ``a`` to ``b``, or ``None`` if they share no line.
+
+    >>> line_step(parse_point("h4"), parse_point("d8")) is None  # (1,-1) is not a line
+    True
+    >>> line_step(parse_point("a2"), parse_point("e6"))
+    13
+    """
+    for step in DIRECTIONS:
+        if b in _RAY_SETS[a, step]:
+            return step
+    return None
+
+
+_RAY_SETS: Final = {(p, d): frozenset(_ray(p, d)) for p in POINTS for d in DIRECTIONS}
+
+BETWEEN: Final[dict[tuple[Point, Point], int]] = {}
+"""For two distinct points on a line, the bitboard of the points strictly between them."""
+for _p in POINTS:
+    for _ray_points in RAYS[_p]:
+        _mask = 0
+        for _q in _ray_points:
+            BETWEEN[_p, _q] = _mask
+            _mask |= BIT[_q]
+
+WINDOWS: Final[tuple[tuple[Point, ...], ...]] = tuple(
+    tuple(start + k * step for k in range(5))
+    for step in STEPS
+    for start in POINTS
+    if all(start + k * step in POINT_NAMES for k in range(5))
+)
+"""Every five-window (five consecutive points on a line), each in notation order."""
+WINDOW_MASKS: Final[tuple[int, ...]] = tuple(sum(BIT[p] for p in w) for w in WINDOWS)
+WINDOW_INDEX: Final[dict[tuple[Point, int], int]] = {
+    (w[0], w[1] - w[0]): i for i, w in enumerate(WINDOWS)
+}
+"""Maps (first point, step) to the window's index in ``WINDOWS``."""
+
+
+def points_of(bitboard: int) -> list[Point]:
+    """The points of a bitboard in ascending (notation) order."""
+    out = []
+    while bitboard:
+        low = bitboard & -bitboard
+        out.append(low.bit_length() - 1)
+        bitboard ^= low
+    return out

@@ -1,0 +1,126 @@
+"""Random playouts: whole games of uniformly random actions and removals.
+
+Used by ``yinsh bench`` to measure the engine, by property tests to reach many
+positions, and available to a Monte Carlo search. The playout works on the raw
+bitboards: for each of the six directions it finds, for all of the mover's rings
+at once, the points a ring can reach (a ring blocks every ring behind it, so in a
+given direction each destination belongs to exactly one ring). That counts the
+ring moves without listing them; only the chosen one is traced back to its ring.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .board import ALL_POINTS, BIT, DIRECTIONS, POINTS, points_of
+from .move import Move, Removal
+from .state import State, after_placement, after_removal, after_ring_move, end_turn, rows, termination
+
+__all__ = ["random_move", "random_playout", "destinations"]
+
+
+def destinations(rings: int, markers: int, mine: int) -> list[int]:
+    """For each direction in ``DIRECTIONS``, the bitboard of points that some ring of
+    ``mine`` reaches by moving that way.
+
+    >>> from yinsh.board import parse_point as p
+    >>> sum(d.bit_count() for d in destinations(BIT[p("e5")], 0, BIT[p("e5")]))
+    26
+    """
+    empty = ALL_POINTS & ~(rings | markers)
+    out = []
+    for step in DIRECTIONS:
+        reached = 0
+        if step > 0:
+            front = (mine << step) & empty
+            while front:
+                reached |= front
+                front = (front << step) & empty
+            run = ((mine | reached) << step) & markers
+            crossed = run
+            while run:
+                run = (run << step) & markers
+                crossed |= run
+            out.append(reached | ((crossed << step) & empty))
+        else:
+            step = -step
+            front = (mine >> step) & empty
+            while front:
+                reached |= front
+                front = (front >> step) & empty
+            run = ((mine | reached) >> step) & markers
+            crossed = run
+            while run:
+                run = (run >> step) & markers
+                crossed |= run
+            out.append(reached | ((crossed >> step) & empty))
+    return out
+
+
+def _random_ring_move(s: State, rng: random.Random) -> tuple[int, int] | None:
+    rings = s.white_rings | s.black_rings
+    by_direction = destinations(rings, s.white_markers | s.black_markers, s.black_rings if s.turn else s.white_rings)
+    total = sum(d.bit_count() for d in by_direction)
+    if not total:
+        return None
+    k = rng.randrange(total)
+    for step, dests in zip(DIRECTIONS, by_direction):
+        n = dests.bit_count()
+        if k < n:
+            for _ in range(k):  # drop the k lowest destinations
+                dests &= dests - 1
+            dst = (dests & -dests).bit_length() - 1
+            src = dst - step
+            while not rings & BIT[src]:  # back to the first ring: the one that moved
+                src -= step
+            return src, dst
+        k -= n
+    raise AssertionError("unreachable")
+
+
+def _random_removals(s: State, color: int, rng: random.Random) -> tuple[tuple[Removal, ...], State]:
+    removals: list[Removal] = []
+    found = rows(s.black_markers if color else s.white_markers)
+    while found:
+        removal = Removal(rng.choice(found), rng.choice(points_of(s.black_rings if color else s.white_rings)))
+        removals.append(removal)
+        s = after_removal(s, color, *removal)
+        if (s.black_score if color else s.white_score) >= s.rings_to_win:
+            break
+        found = rows(s.black_markers if color else s.white_markers)
+    return tuple(removals), s
+
+
+def random_move(s: State, rng: random.Random) -> Move:
+    """A random legal move: a uniformly random action, then uniformly random rows and rings.
+
+    The game must not be over.
+    """
+    return _random_turn(s, rng)[0]
+
+
+def _random_turn(s: State, rng: random.Random) -> tuple[Move, State]:
+    if s.in_placement:
+        occupied = s.white_rings | s.black_rings
+        point = rng.choice(POINTS)
+        while occupied & BIT[point]:  # rejection sampling stays uniform over the empty points
+            point = rng.choice(POINTS)
+        return Move("place", None, point), after_placement(s, point)
+    color = s.turn
+    before, s = _random_removals(s, color, rng)
+    if (s.black_score if color else s.white_score) >= s.rings_to_win:
+        return Move("remove", None, None, before), end_turn(s, False)
+    action = _random_ring_move(s, rng)
+    if action is None:
+        return Move("pass", None, None, before), end_turn(s, True)
+    after, s = _random_removals(after_ring_move(s, *action), color, rng)
+    return Move("move", *action, before, after), end_turn(s, False)
+
+
+def random_playout(s: State, rng: random.Random) -> tuple[State, int]:
+    """Play random moves until the game ends; returns the final state and the moves played."""
+    plies = 0
+    while termination(s) is None:
+        s = _random_turn(s, rng)[1]
+        plies += 1
+    return s, plies

@@ -1,0 +1,107 @@
+"""Compact, URL-safe position codes.
+
+A code is ``Y1`` (the format's version) followed by base64url digits of one
+integer that packs, in mixed radix, the 85 points (empty, white ring, black ring,
+white marker, black marker), the player to move, the passes in a row, the rings
+each player removed, the variant and the number of moves played, then two check
+digits so that a truncated or mistyped code is refused rather than misread.
+
+>>> from yinsh.state import initial_state
+>>> encode_position(initial_state(), 0)
+'Y1AAc'
+>>> decode_position('Y1AAc') == (initial_state(), 0)
+True
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Final
+
+from .board import BIT, POINTS
+from .errors import NotationError
+from .state import MARKERS, RINGS_PER_PLAYER, State
+
+__all__ = ["encode_position", "decode_position", "VERSION"]
+
+VERSION: Final = "Y1"
+_DIGITS: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+_VALUE: Final = {c: i for i, c in enumerate(_DIGITS)}
+_CHECK: Final = 64 * 64
+
+
+def _to_digits(n: int) -> str:
+    out = []
+    while n:
+        n, d = divmod(n, 64)
+        out.append(_DIGITS[d])
+    return "".join(reversed(out)) or _DIGITS[0]
+
+
+def encode_position(s: State, ply: int) -> str:
+    """The code of state ``s`` after ``ply`` moves."""
+    n = ply
+    n = n * 2 + (s.rings_to_win == 1)
+    n = n * 4 + s.white_score
+    n = n * 4 + s.black_score
+    n = n * 3 + min(s.passes, 2)
+    n = n * 2 + s.turn
+    for p in POINTS:
+        b = BIT[p]
+        n = n * 5 + (1 if s.white_rings & b else 2 if s.black_rings & b else
+                     3 if s.white_markers & b else 4 if s.black_markers & b else 0)
+    body = _to_digits(n)
+    return VERSION + body + _to_digits(_CHECK + zlib.crc32(body.encode()) % _CHECK)[1:]
+
+
+def decode_position(code: str) -> tuple[State, int]:
+    """The state and move count a code describes. Raises ``NotationError``."""
+    if not isinstance(code, str):
+        raise NotationError(f"{code!r} is not a position code: expected text")
+    text = code.strip()
+    if not text.startswith(VERSION):
+        raise NotationError(f"'{code}' is not a position code: it must start with {VERSION!r}")
+    body, check = text[len(VERSION):-2], text[-2:]
+    if not body or any(c not in _VALUE for c in body + check):
+        raise NotationError(f"'{code}' is not a position code: it is truncated or has characters outside A-Z a-z 0-9 - _")
+    if _to_digits(_CHECK + zlib.crc32(body.encode()) % _CHECK)[1:] != check:
+        raise NotationError(f"'{code}' is not a position code: its check digits do not match (truncated or mistyped?)")
+    n = 0
+    for c in body:
+        n = n * 64 + _VALUE[c]
+    boards = [0, 0, 0, 0, 0]
+    for p in reversed(POINTS):
+        n, cell = divmod(n, 5)
+        boards[cell] |= BIT[p]
+    n, turn = divmod(n, 2)
+    n, passes = divmod(n, 3)
+    n, black_score = divmod(n, 4)
+    n, white_score = divmod(n, 4)
+    ply, blitz = divmod(n, 2)
+    _, wr, br, wm, bm = boards
+    rings_to_win = 1 if blitz else 3
+    placed = min(2 * RINGS_PER_PLAYER, wr.bit_count() + br.bit_count() + white_score + black_score)
+    s = State(wm, bm, wr, br, turn, placed, white_score, black_score, passes, rings_to_win)
+    problem = _impossible(s, ply)
+    if problem:
+        raise NotationError(f"'{code}' is not a reachable position: {problem}")
+    return s, ply
+
+
+def _impossible(s: State, ply: int) -> str | None:
+    if max(s.white_score, s.black_score) > s.rings_to_win:
+        return "more rings removed than the game allows"
+    if (s.white_markers | s.black_markers).bit_count() > MARKERS:
+        return f"more than {MARKERS} markers"
+    white = s.white_rings.bit_count() + s.white_score
+    black = s.black_rings.bit_count() + s.black_score
+    if s.in_placement:
+        if s.white_markers | s.black_markers or s.white_score or s.black_score:
+            return "markers or removed rings before all rings are placed"
+        if white - black != s.turn or ply != s.placed:
+            return "the rings placed do not match the player to move"
+    elif white != RINGS_PER_PLAYER or black != RINGS_PER_PLAYER:
+        return "each player must have five rings, on the board or removed"
+    elif ply < s.placed:
+        return "fewer moves played than rings placed"
+    return None

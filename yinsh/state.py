@@ -1,0 +1,320 @@
+"""The position between turns, and the trusted, fast transitions of the rules.
+
+A :class:`State` is an immutable tuple of bitboards and counters. Nothing here
+checks its input: these functions serve the search, perft and playouts, and the
+checked entry points in :mod:`yinsh.game` call them only with moves they have
+verified.
+
+The turn's phases, named as in the rulebook::
+
+    PLACEMENT (10 rings, White first)
+        │
+        ▼
+    ┌─► REMOVE ROWS the opponent made for me (one at a time, rescanning)
+    │     │ third ring ──────────────────────────────► game over
+    │     ▼
+    │   MOVE RING: a marker at the origin, slide, flip every crossed marker
+    │     │ (no ring can move: PASS; two passes in a row end the game)
+    │     ▼
+    │   REMOVE ROWS of my own colour (one at a time, rescanning)
+    │     │ third ring ──────────────────────────────► game over
+    │     ▼
+    │   pool empty and no rows left for the opponent ──► game over on rings
+    └─────┘ next player
+"""
+
+from __future__ import annotations
+
+from typing import Final, Iterator, NamedTuple
+
+from .board import BETWEEN, BIT, ALL_POINTS, RAYS, STEPS, WINDOW_INDEX, WINDOW_MASKS, points_of
+from .move import Move, Removal
+
+__all__ = [
+    "WHITE",
+    "BLACK",
+    "MARKERS",
+    "RINGS_PER_PLAYER",
+    "State",
+    "initial_state",
+    "pool",
+    "result",
+    "termination",
+    "ring_moves",
+    "rows",
+    "has_row",
+    "removal_sequences",
+    "legal_moves",
+    "count_legal_moves",
+    "apply_move",
+    "after_ring_move",
+    "after_removal",
+    "after_placement",
+    "end_turn",
+    "empty_points",
+]
+
+WHITE: Final = 0
+BLACK: Final = 1
+MARKERS: Final = 51
+RINGS_PER_PLAYER: Final = 5
+
+
+class State(NamedTuple):
+    """The whole position at the start of a turn (or inside one, for the search).
+
+    Bitboards use the point indices of :mod:`yinsh.board`.
+    """
+
+    white_markers: int
+    black_markers: int
+    white_rings: int
+    black_rings: int
+    turn: int
+    """``WHITE`` (0) or ``BLACK`` (1): the player to move."""
+    placed: int
+    """Rings placed so far; placement ends at 10."""
+    white_score: int
+    """Rings White has removed."""
+    black_score: int
+    passes: int
+    """Passes made in a row just before this state."""
+    rings_to_win: int
+    """3 in the standard game, 1 in Blitz."""
+
+    @property
+    def in_placement(self) -> bool:
+        """Whether rings are still being placed."""
+        return self.placed < 2 * RINGS_PER_PLAYER
+
+
+def initial_state(rings_to_win: int = 3) -> State:
+    """The empty board, White to place the first ring."""
+    return State(0, 0, 0, 0, WHITE, 0, 0, 0, 0, rings_to_win)
+
+
+def pool(s: State) -> int:
+    """Markers left in the common pool."""
+    return MARKERS - (s.white_markers | s.black_markers).bit_count()
+
+
+def rows(markers: int) -> list[int]:
+    """The five-windows (indices into ``WINDOWS``) full of the given markers."""
+    out = []
+    for step in STEPS:
+        m = markers & (markers >> step)
+        m &= m >> 2 * step
+        m &= markers >> 4 * step
+        while m:
+            low = m & -m
+            out.append(WINDOW_INDEX[low.bit_length() - 1, step])
+            m ^= low
+    return out
+
+
+def has_row(markers: int) -> bool:
+    """Whether the given markers hold at least one row of five."""
+    for step in STEPS:
+        m = markers & (markers >> step)
+        m &= m >> 2 * step
+        if m & (markers >> 4 * step):
+            return True
+    return False
+
+
+def termination(s: State) -> str | None:
+    """Why the game is over (``'rings'``, ``'markers'`` or ``'passes'``), or ``None``."""
+    if s.white_score >= s.rings_to_win or s.black_score >= s.rings_to_win:
+        return "rings"
+    if s.passes >= 2:
+        return "passes"
+    if not s.in_placement and pool(s) == 0:
+        mine = s.black_markers if s.turn else s.white_markers
+        if not has_row(mine):  # rows still owed to the player to move return markers first
+            return "markers"
+    return None
+
+
+def result(s: State) -> str | None:
+    """``'1-0'``, ``'0-1'``, ``'1/2-1/2'``, or ``None`` while the game goes on."""
+    if termination(s) is None:
+        return None
+    if s.white_score > s.black_score:
+        return "1-0"
+    if s.black_score > s.white_score:
+        return "0-1"
+    return "1/2-1/2"
+
+
+def ring_moves(s: State) -> list[tuple[int, int]]:
+    """Every (origin, destination) ring move of the player to move."""
+    rings = s.white_rings | s.black_rings
+    markers = s.white_markers | s.black_markers
+    occupied = rings | markers
+    mine = s.black_rings if s.turn else s.white_rings
+    out = []
+    append = out.append
+    while mine:
+        low = mine & -mine
+        src = low.bit_length() - 1
+        mine ^= low
+        for ray in _RAY_BITS[src]:
+            steps = iter(ray)
+            for q, b in steps:  # slide over empty points
+                if occupied & b:
+                    break
+                append((src, q))
+            else:
+                continue
+            if rings & b:
+                continue
+            for q, b in steps:  # cross the run of markers, stop just after it
+                if not markers & b:
+                    if not rings & b:
+                        append((src, q))
+                    break
+    return out
+
+
+_RAY_BITS: Final = {p: tuple(tuple((q, BIT[q]) for q in ray) for ray in rays) for p, rays in RAYS.items()}
+
+
+def empty_points(s: State) -> list[int]:
+    """The points with neither ring nor marker."""
+    return points_of(ALL_POINTS & ~(s.white_rings | s.black_rings | s.white_markers | s.black_markers))
+
+
+def after_placement(s: State, point: int) -> State:
+    """The state after the player to move places a ring (the turn passes)."""
+    wr, br = s.white_rings, s.black_rings
+    if s.turn:
+        br |= BIT[point]
+    else:
+        wr |= BIT[point]
+    return State(s.white_markers, s.black_markers, wr, br, s.turn ^ 1, s.placed + 1,
+                 s.white_score, s.black_score, 0, s.rings_to_win)
+
+
+def after_ring_move(s: State, src: int, dst: int) -> State:
+    """The state inside the turn after a ring moves: same player, rows not yet removed."""
+    wm, bm = s.white_markers, s.black_markers
+    flips = BETWEEN[src, dst] & (wm | bm)
+    wm ^= flips
+    bm ^= flips
+    if s.turn:
+        bm |= BIT[src]
+        return State(wm, bm, s.white_rings, s.black_rings ^ BIT[src] ^ BIT[dst], 1, s.placed,
+                     s.white_score, s.black_score, s.passes, s.rings_to_win)
+    wm |= BIT[src]
+    return State(wm, bm, s.white_rings ^ BIT[src] ^ BIT[dst], s.black_rings, 0, s.placed,
+                 s.white_score, s.black_score, s.passes, s.rings_to_win)
+
+
+def after_removal(s: State, color: int, row: int, ring: int) -> State:
+    """The state after ``color`` returns the row's markers and removes a ring."""
+    mask = WINDOW_MASKS[row]
+    if color:
+        return State(s.white_markers, s.black_markers & ~mask, s.white_rings, s.black_rings ^ BIT[ring],
+                     s.turn, s.placed, s.white_score, s.black_score + 1, s.passes, s.rings_to_win)
+    return State(s.white_markers & ~mask, s.black_markers, s.white_rings ^ BIT[ring], s.black_rings,
+                 s.turn, s.placed, s.white_score + 1, s.black_score, s.passes, s.rings_to_win)
+
+
+def end_turn(s: State, passed: bool) -> State:
+    """The state after the player to move ends their turn (``passed`` if it was a pass)."""
+    return State(s.white_markers, s.black_markers, s.white_rings, s.black_rings, s.turn ^ 1,
+                 s.placed, s.white_score, s.black_score, s.passes + 1 if passed else 0, s.rings_to_win)
+
+
+def _won(s: State, color: int) -> bool:
+    return (s.black_score if color else s.white_score) >= s.rings_to_win
+
+
+def removal_sequences(s: State, color: int) -> Iterator[tuple[tuple[Removal, ...], State]]:
+    """Every way for ``color`` to resolve all their rows, one at a time, rescanning.
+
+    Yields (removals, state after them). With no row, yields ``((), s)`` once. A
+    sequence stops early when a removal wins the game.
+    """
+    markers = s.black_markers if color else s.white_markers
+    found = rows(markers)
+    if not found:
+        yield (), s
+        return
+    for row in found:
+        for ring in points_of(s.black_rings if color else s.white_rings):
+            nxt = after_removal(s, color, row, ring)
+            if _won(nxt, color):
+                yield (Removal(row, ring),), nxt
+                continue
+            for rest, final in removal_sequences(nxt, color):
+                yield (Removal(row, ring),) + rest, final
+
+
+def legal_moves(s: State) -> list[Move]:
+    """Every complete legal move (every distinct decision sequence) of the player to move."""
+    if termination(s) is not None:
+        return []
+    if s.in_placement:
+        return [Move("place", None, p) for p in empty_points(s)]
+    color = s.turn
+    out: list[Move] = []
+    for before, s1 in removal_sequences(s, color):
+        if _won(s1, color):
+            out.append(Move("remove", None, None, before))
+            continue
+        actions = ring_moves(s1)
+        if not actions:
+            out.append(Move("pass", None, None, before))
+        for src, dst in actions:
+            s2 = after_ring_move(s1, src, dst)
+            mine = s2.black_markers if color else s2.white_markers
+            if not has_row(mine):
+                out.append(Move("move", src, dst, before))
+                continue
+            for after, _ in removal_sequences(s2, color):
+                out.append(Move("move", src, dst, before, after))
+    return out
+
+
+def count_legal_moves(s: State) -> int:
+    """``len(legal_moves(s))``, computed without building the moves (perft's last ply)."""
+    if termination(s) is not None:
+        return 0
+    if s.in_placement:
+        return 85 - (s.white_rings | s.black_rings).bit_count()
+    color = s.turn
+    total = 0
+    for before, s1 in removal_sequences(s, color):
+        if _won(s1, color):
+            total += 1
+            continue
+        actions = ring_moves(s1)
+        if not actions:
+            total += 1
+        mine = s1.black_markers if color else s1.white_markers
+        markers = s1.white_markers | s1.black_markers
+        for src, dst in actions:
+            # The mover's markers after the move, without building the state.
+            m = (mine ^ (BETWEEN[src, dst] & markers)) | BIT[src]
+            if (m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4)
+                    or m & (m >> 12) & (m >> 24) & (m >> 36) & (m >> 48)
+                    or m & (m >> 13) & (m >> 26) & (m >> 39) & (m >> 52)):
+                total += sum(1 for _ in removal_sequences(after_ring_move(s1, src, dst), color))
+            else:
+                total += 1
+    return total
+
+
+def apply_move(s: State, move: Move) -> State:
+    """The state after a complete move, which must be legal (nothing is checked)."""
+    if move.kind == "place":
+        return after_placement(s, move.target)  # type: ignore[arg-type]
+    color = s.turn
+    for removal in move.before:
+        s = after_removal(s, color, removal.row, removal.ring)
+    if move.kind == "move":
+        s = after_ring_move(s, move.source, move.target)  # type: ignore[arg-type]
+        for removal in move.after:
+            s = after_removal(s, color, removal.row, removal.ring)
+    return end_turn(s, move.kind == "pass")
