@@ -8,8 +8,8 @@ digits so that a truncated or mistyped code is refused rather than misread.
 
 >>> from yinsh.state import initial_state
 >>> encode_position(initial_state(), 0)
-'Y1AAc'
->>> decode_position('Y1AAc') == (initial_state(), 0)
+'Y1A6L'
+>>> decode_position('Y1A6L') == (initial_state(), 0)
 True
 """
 
