@@ -25,9 +25,9 @@ The turn's phases, named as in the rulebook::
 
 from __future__ import annotations
 
-from typing import Final, Iterator, NamedTuple
+from typing import Final, Iterable, Iterator, NamedTuple
 
-from .board import BETWEEN, BIT, ALL_POINTS, RAYS, STEPS, WINDOW_INDEX, WINDOW_MASKS, points_of
+from .board import ALL_POINTS, BETWEEN, BIT, RAYS, STEPS, WINDOW_INDEX, WINDOW_MASKS, parse_point, points_of
 from .move import Move, Removal
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "RINGS_PER_PLAYER",
     "State",
     "initial_state",
+    "make_state",
     "pool",
     "result",
     "termination",
@@ -91,6 +92,36 @@ class State(NamedTuple):
 def initial_state(rings_to_win: int = 3) -> State:
     """The empty board, White to place the first ring."""
     return State(0, 0, 0, 0, WHITE, 0, 0, 0, 0, rings_to_win)
+
+
+def make_state(
+    white_rings: Iterable[str] = (),
+    black_rings: Iterable[str] = (),
+    white_markers: Iterable[str] = (),
+    black_markers: Iterable[str] = (),
+    *,
+    turn: int = WHITE,
+    score: tuple[int, int] = (0, 0),
+    rings_to_win: int = 3,
+    passes: int = 0,
+) -> State:
+    """A state drawn from lists of point names (for diagrams, puzzles and tests).
+
+    Placement counts as over once ten rings are on the board or removed.
+
+    >>> s = make_state(["e5"], ["f6"], ["e6"], turn=BLACK)
+    >>> pool(s), s.in_placement
+    (50, False)
+    """
+    def bits(names: Iterable[str]) -> int:
+        return sum(BIT[parse_point(n)] for n in set(names))
+
+    wr, br = bits(white_rings), bits(black_rings)
+    placed = min(2 * RINGS_PER_PLAYER, wr.bit_count() + br.bit_count() + sum(score))
+    if white_markers or black_markers:
+        placed = 2 * RINGS_PER_PLAYER
+    return State(bits(white_markers), bits(black_markers), wr, br, turn, placed, score[0], score[1], passes,
+                 rings_to_win)
 
 
 def pool(s: State) -> int:

@@ -1,0 +1,119 @@
+"""The command line: ``yinsh replay``, ``perft``, ``bench`` and ``serve``.
+
+Run ``yinsh --help`` (or ``python -m yinsh --help``) for the list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from .errors import YinshError
+from .game import Game
+from .record import read_records
+
+__all__ = ["main"]
+
+
+def _read_game(args: argparse.Namespace) -> Game:
+    if getattr(args, "position", None):
+        return Game.from_position(args.position)
+    if getattr(args, "record", None):
+        text = args.record
+        path = Path(text)
+        if len(text) < 4096 and path.is_file():
+            text = path.read_text(encoding="utf-8")
+        return read_records(text)[-1].game
+    return Game()
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    records = read_records(text)
+    for number, record in enumerate(records, 1):
+        game = record.game
+        name = record.tags.get("Game") or record.tags.get("Scenario") or (args.file if len(records) == 1 else f"game {number}")
+        white, black = game.score
+        status = f"result {game.result} ({game.termination})" if game.result else f"{game.to_move} to move"
+        print(f"{name}: {game.ply} moves, rings removed {white}-{black}, pool {game.pool}, {status}")
+    return 0
+
+
+def _cmd_perft(args: argparse.Namespace) -> int:
+    import time
+
+    from .perft import divide, perft
+
+    game = _read_game(args)
+    start = time.perf_counter()
+    if args.divide:
+        total = 0
+        for move, count in divide(game.state, args.depth):
+            print(f"{move} {count}")
+            total += count
+        print()
+    else:
+        total = perft(game.state, args.depth)
+    elapsed = time.perf_counter() - start
+    print(f"perft {args.depth}: {total}  ({elapsed:.3f} s, {total / max(elapsed, 1e-9):,.0f} leaves/s)")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import run
+
+    run(seconds=args.seconds)
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    serve(args.root, args.port)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="yinsh", description="YINSH: replay records, count moves, measure the engine.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="replay a record file and print the score, pool and result")
+    p.add_argument("file", help="a record file in official notation ('-' reads standard input)")
+    p.set_defaults(run=_cmd_replay)
+
+    p = sub.add_parser("perft", help="count the move sequences of a given depth")
+    p.add_argument("depth", type=int)
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--record", help="a record (text or file) to start from")
+    where.add_argument("--position", help="a position code to start from")
+    p.add_argument("--divide", action="store_true", help="print the count below each first move")
+    p.set_defaults(run=_cmd_perft)
+
+    p = sub.add_parser("bench", help="measure the engine: playouts, perft and move generation per second")
+    p.add_argument("--seconds", type=float, default=3.0, help="time given to each measurement")
+    p.set_defaults(run=_cmd_bench)
+
+    p = sub.add_parser("serve", help="serve the game page on http://localhost")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--root", default=".", help="the folder to serve (the repository or a built site)")
+    p.set_defaults(run=_cmd_serve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except YinshError as exc:
+        print(f"yinsh {args.command}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"yinsh {args.command}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
