@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Copy the browser runtime (Pyodide + PyScript) from node_modules/ into static/vendor/.
+
+Run after ``npm ci`` (``make setup`` does both). The result is generated, ignored by git,
+and safe to regenerate: the old ``static/vendor/`` is removed first.
+
+Layout produced::
+
+    static/vendor/pyodide/   pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
+                             python_stdlib.zip, pyodide-lock.json
+    static/vendor/pyscript/  core.js, core.css and every lazily imported chunk of
+                             @pyscript/core/dist (source maps left out)
+    static/vendor/VERSIONS.json   the versions copied, for humans and tests
+
+Only the standard library is used.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE_MODULES = ROOT / "node_modules"
+DEST = ROOT / "static" / "vendor"
+
+# Pyodide: the ES-module loader, the Emscripten glue, the WebAssembly binary, the standard
+# library and the package lock (read at start-up even when no package is loaded).
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+
+# @pyscript/core/dist: core.js imports hashed chunks lazily (the TOML parser, the worker
+# bridge, error reporting, and optional features such as py-editor or py-terminal). Chunk
+# names change with every release, so everything but source maps is copied; a page only
+# downloads what it imports.
+PYSCRIPT_SKIP_SUFFIXES = (".map",)
+LICENSES = ("LICENSE", "LICENSE.md", "LICENSE.txt")
+
+
+def _version(package_dir: Path) -> str:
+    return json.loads((package_dir / "package.json").read_text(encoding="utf-8"))["version"]
+
+
+def _copy(src: Path, dst: Path) -> int:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+    return dst.stat().st_size
+
+
+def vendor(node_modules: Path = NODE_MODULES, dest: Path = DEST) -> dict[str, int]:
+    """Rebuild ``dest`` from ``node_modules``; return {relative path: size in bytes}."""
+    pyodide = node_modules / "pyodide"
+    core = node_modules / "@pyscript" / "core"
+    for needed in (pyodide / "package.json", core / "dist" / "core.js"):
+        if not needed.is_file():
+            raise SystemExit(f"vendor.py: {needed} is missing; run `npm ci` first")
+
+    if dest.exists():
+        shutil.rmtree(dest)
+    copied: dict[str, int] = {}
+
+    for name in PYODIDE_FILES:
+        copied[f"pyodide/{name}"] = _copy(pyodide / name, dest / "pyodide" / name)
+
+    for src in sorted((core / "dist").rglob("*")):
+        if src.is_file() and not src.name.endswith(PYSCRIPT_SKIP_SUFFIXES):
+            rel = src.relative_to(core / "dist").as_posix()
+            copied[f"pyscript/{rel}"] = _copy(src, dest / "pyscript" / rel)
+    for package, sub in ((pyodide, "pyodide"), (core, "pyscript")):
+        for name in LICENSES:
+            if (package / name).is_file():
+                _copy(package / name, dest / sub / name)
+
+    polyscript = node_modules / "polyscript"
+    versions = {
+        "pyodide": _version(pyodide),
+        "@pyscript/core": _version(core),
+        "polyscript": _version(polyscript) if polyscript.is_dir() else None,
+        "pyodide_expected_by_polyscript": (
+            (polyscript / "versions" / "pyodide").read_text(encoding="utf-8").strip()
+            if (polyscript / "versions" / "pyodide").is_file()
+            else None
+        ),
+    }
+    (dest / "VERSIONS.json").write_text(json.dumps(versions, indent=2) + "\n", encoding="utf-8")
+    expected = versions["pyodide_expected_by_polyscript"]
+    if expected and expected != versions["pyodide"]:
+        print(
+            f"vendor.py: warning: pyodide {versions['pyodide']} but polyscript expects {expected}",
+            file=sys.stderr,
+        )
+    return copied
+
+
+def main() -> None:
+    copied = vendor()
+    total = sum(copied.values())
+    print(f"vendor.py: {len(copied)} files, {total / 1e6:.1f} MB into {DEST.relative_to(ROOT)}/")
+
+
+if __name__ == "__main__":
+    main()
