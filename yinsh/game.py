@@ -313,19 +313,17 @@ def _why_not(s: State, src: int, dst: int) -> str:
     step = line_step(src, dst)
     if step is None:
         return f"{a} and {b} are not on one line"
+    if (mine | theirs) & BIT[dst]:
+        return f"a ring cannot land on the ring on {b}"
+    if markers & BIT[dst]:
+        return f"a ring cannot land on the marker on {b}"
     ray = next(r for r in RAYS[src] if r[0] == src + step)
     crossed = False
-    for q in ray:
+    for q in ray[:ray.index(dst)]:
         if (mine | theirs) & BIT[q]:
-            if q == dst:
-                return f"a ring cannot land on the ring on {b}"
             return f"the ring cannot pass over the ring on {point_name(q)}"
         if markers & BIT[q]:
-            if q == dst:
-                return f"a ring cannot land on the marker on {b}"
             crossed = True
-        elif crossed and q != dst:
+        elif crossed:
             return f"the ring at {a} cannot stop on {b} after crossing markers (first empty point is {point_name(q)})"
-        if q == dst:
-            break
     raise AssertionError("a legal move was reported illegal")

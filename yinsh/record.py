@@ -121,7 +121,7 @@ def write_record(game: Game, tags: dict[str, str] | None = None) -> str:
     if not tags:
         return movetext
     header = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in tags.items())
-    return f"{header}\n\n{movetext}".rstrip() + "\n" if movetext else header + "\n"
+    return f"{header}\n\n{movetext}" if movetext else header
 
 
 def _escape(value: str) -> str:

@@ -104,22 +104,21 @@ def make_state(
     score: tuple[int, int] = (0, 0),
     rings_to_win: int = 3,
     passes: int = 0,
+    in_placement: bool = False,
 ) -> State:
     """A state drawn from lists of point names (for diagrams, puzzles and tests).
 
-    Placement counts as over once ten rings are on the board or removed.
+    Rings are taken as all placed unless ``in_placement`` is true.
 
     >>> s = make_state(["e5"], ["f6"], ["e6"], turn=BLACK)
-    >>> pool(s), s.in_placement
-    (50, False)
+    >>> pool(s), s.in_placement, len(ring_moves(s))
+    (50, False, 17)
     """
     def bits(names: Iterable[str]) -> int:
         return sum(BIT[parse_point(n)] for n in set(names))
 
     wr, br = bits(white_rings), bits(black_rings)
-    placed = min(2 * RINGS_PER_PLAYER, wr.bit_count() + br.bit_count() + sum(score))
-    if white_markers or black_markers:
-        placed = 2 * RINGS_PER_PLAYER
+    placed = wr.bit_count() + br.bit_count() if in_placement else 2 * RINGS_PER_PLAYER
     return State(bits(white_markers), bits(black_markers), wr, br, turn, placed, score[0], score[1], passes,
                  rings_to_win)
 

@@ -1,0 +1,90 @@
+"""Invariants over seeded random games (hypothesis picks the seeds)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from yinsh import Game
+from yinsh.playout import random_move, random_playout
+from yinsh.state import MARKERS, apply_move, initial_state, legal_moves
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def random_game(seed: int, variant: str = "standard") -> Game:
+    rng = random.Random(seed)
+    game = Game(variant)  # type: ignore[arg-type]
+    while game.result is None:
+        game.push(random_move(game.state, rng))
+    return game
+
+
+@given(seeds, st.sampled_from(["standard", "blitz"]))
+@settings(max_examples=40, deadline=None)
+def test_markers_and_rings_are_conserved(seed, variant):
+    game = random_game(seed, variant)
+    replay = Game(variant)  # type: ignore[arg-type]
+    for move in game.moves:
+        replay.push(move)
+        s = replay.state
+        assert (s.white_markers | s.black_markers).bit_count() + replay.pool == MARKERS
+        assert not s.white_markers & s.black_markers
+        assert not (s.white_rings | s.black_rings) & (s.white_markers | s.black_markers)
+        if not replay.in_placement:
+            on_board = (s.white_rings | s.black_rings).bit_count()
+            assert on_board + s.white_score + s.black_score == 10
+
+
+@given(seeds)
+@settings(max_examples=15, deadline=None)
+def test_every_random_move_is_legal_and_its_text_parses_back(seed):
+    rng = random.Random(seed)
+    game = Game()
+    while game.result is None:
+        legal = game.legal_moves()
+        assert len(set(legal)) == len(legal)
+        move = random_move(game.state, rng)
+        assert move in legal
+        for other in legal[:: max(1, len(legal) // 8)]:
+            assert game.parse_move(str(other)) == other
+        game.play(str(move))
+
+
+@given(seeds)
+@settings(max_examples=25, deadline=None)
+def test_record_and_position_round_trips_reproduce_the_state(seed):
+    game = random_game(seed)
+    assert Game.from_record(game.record()).state == game.state
+    while game.ply:
+        copy = Game.from_position(game.position())
+        assert copy.state == game.state and copy.ply == game.ply
+        game.undo()
+
+
+@given(seeds)
+@settings(max_examples=25, deadline=None)
+def test_undo_after_play_restores_the_state_exactly(seed):
+    rng = random.Random(seed)
+    game = Game()
+    while game.result is None:
+        before = (game.state, game.record(), game.legal_moves())
+        move = random_move(game.state, rng)
+        game.play(move)
+        game.undo()
+        assert (game.state, game.record(), game.legal_moves()) == before
+        game.play(move)
+
+
+@given(seeds)
+@settings(max_examples=25, deadline=None)
+def test_the_fast_playout_plays_the_same_game_as_random_moves(seed):
+    fast = random_playout(initial_state(), random.Random(seed))
+    rng = random.Random(seed)
+    s, plies = initial_state(), 0
+    while legal_moves(s):
+        s = apply_move(s, random_move(s, rng))
+        plies += 1
+    assert fast == (s, plies)
