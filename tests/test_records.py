@@ -128,3 +128,34 @@ class TestPositionCode:
             decode_position(text)
         except NotationError:
             pass
+
+
+SGF_FILES = sorted((DATA / "boardspace").glob("*.sgf"))
+
+
+@pytest.mark.parametrize("path", SGF_FILES, ids=[p.stem for p in SGF_FILES])
+def test_boardspace_sgf_imports_to_the_same_game_as_its_record(path):
+    record = read_records(path.read_text())[0]
+    expected = next(r for r in GAMES if r.tags["Game"] == record.tags["Game"])
+    assert record.game.record() == expected.game.record()
+    for tag in ("Date", "White", "Black", "Result", "Termination"):
+        assert record.tags[tag] == expected.tags[tag]
+    assert Game.from_record(path.read_text()).state == expected.game.state
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("(;SU[Chess]P0[1 place wr  E 6])", "a game of Chess"),
+    ("(;P0[1 place wr  E 6]P1[2 jump E 6])", r"move 2: cannot read the SGF step 2 'jump E 6'"),
+    ("(;P0[1 place wr  E 6]P1[2 place br  E 6])", "move 2: 'e6' is illegal"),
+    ("(;P0[1 place w  E 6])", "move 1: .*still being placed|never dropped"),
+])
+def test_bad_sgf_says_what_is_wrong_and_where(text, reason):
+    with pytest.raises((NotationError, IllegalMoveError), match=reason):
+        read_records(text)
+
+
+def test_the_command_line_replays_sgf(capsys):
+    from yinsh.__main__ import main
+
+    assert main(["replay", str(SGF_FILES[1])]) == 0
+    assert "rings removed 2-3, pool 20, result 0-1 (rings)" in capsys.readouterr().out

@@ -35,6 +35,8 @@ def read_records(text: str) -> list[Record]:
     """Every game in a text that may hold several records (a tag block starts each)."""
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not a record: expected text")
+    if text.lstrip().startswith("(;"):
+        return [read_record(text)]
     chunks: list[list[str]] = [[]]
     in_moves = False
     for line in text.splitlines():
@@ -54,9 +56,16 @@ def read_records(text: str) -> list[Record]:
 
 
 def read_record(text: str) -> Record:
-    """The single game a record describes. Raises ``NotationError`` or ``IllegalMoveError``."""
+    """The single game a record describes: official notation, or a boardspace SGF file.
+
+    Raises ``NotationError`` or ``IllegalMoveError``.
+    """
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not a record: expected text")
+    if text.lstrip().startswith("(;"):
+        from .sgf import read_sgf
+
+        return read_sgf(text)
     tags: dict[str, str] = {}
     lines = []
     for line in text.splitlines():
