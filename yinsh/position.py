@@ -22,7 +22,7 @@ from .board import BIT, POINTS
 from .errors import NotationError
 from .state import MARKERS, RINGS_PER_PLAYER, State
 
-__all__ = ["encode_position", "decode_position", "VERSION"]
+__all__ = ["encode_position", "decode_position", "VERSION", "to_digits", "from_digits", "check_digits"]
 
 VERSION: Final = "Y1"
 _DIGITS: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
@@ -30,12 +30,28 @@ _VALUE: Final = {c: i for i, c in enumerate(_DIGITS)}
 _CHECK: Final = 64 * 64
 
 
-def _to_digits(n: int) -> str:
+def to_digits(n: int) -> str:
+    """``n`` in base64url digits, most significant first."""
     out = []
     while n:
         n, d = divmod(n, 64)
         out.append(_DIGITS[d])
     return "".join(reversed(out)) or _DIGITS[0]
+
+
+def from_digits(text: str) -> int:
+    """The integer of base64url digits; ``ValueError`` for other characters."""
+    n = 0
+    for c in text:
+        if c not in _VALUE:
+            raise ValueError(f"{c!r} is not a base64url digit")
+        n = n * 64 + _VALUE[c]
+    return n
+
+
+def check_digits(text: str) -> str:
+    """Two base64url digits that change when ``text`` is truncated or mistyped."""
+    return to_digits(_CHECK + zlib.crc32(text.encode()) % _CHECK)[1:]
 
 
 def encode_position(s: State, ply: int) -> str:
@@ -50,8 +66,8 @@ def encode_position(s: State, ply: int) -> str:
         b = BIT[p]
         n = n * 5 + (1 if s.white_rings & b else 2 if s.black_rings & b else
                      3 if s.white_markers & b else 4 if s.black_markers & b else 0)
-    body = _to_digits(n)
-    return VERSION + body + _to_digits(_CHECK + zlib.crc32(body.encode()) % _CHECK)[1:]
+    body = to_digits(n)
+    return VERSION + body + check_digits(body)
 
 
 def decode_position(code: str) -> tuple[State, int]:
@@ -64,11 +80,9 @@ def decode_position(code: str) -> tuple[State, int]:
     body, check = text[len(VERSION):-2], text[-2:]
     if not body or any(c not in _VALUE for c in body + check):
         raise NotationError(f"'{code}' is not a position code: it is truncated or has characters outside A-Z a-z 0-9 - _")
-    if _to_digits(_CHECK + zlib.crc32(body.encode()) % _CHECK)[1:] != check:
+    if check_digits(body) != check:
         raise NotationError(f"'{code}' is not a position code: its check digits do not match (truncated or mistyped?)")
-    n = 0
-    for c in body:
-        n = n * 64 + _VALUE[c]
+    n = from_digits(body)
     boards = [0, 0, 0, 0, 0]
     for p in reversed(POINTS):
         n, cell = divmod(n, 5)
