@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from helpers import load
+
 from yinsh.record import Record
 
 

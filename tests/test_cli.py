@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from helpers import DATA
+
 from yinsh.__main__ import main
 
 

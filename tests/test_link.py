@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import load
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import load
 from yinsh import Game, IllegalMoveError, NotationError
 from yinsh.link import decode_game, encode_game
 from yinsh.playout import random_move

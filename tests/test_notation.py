@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from helpers import game_at
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import game_at
 from yinsh import Game, IllegalMoveError, Move, NotationError
 from yinsh.move import parse_move_text, parse_row, row_name
 

@@ -3,8 +3,8 @@
 import pytest
 
 from yinsh import Game
-from yinsh.perft import divide, perft
 from yinsh.bench import NOTATION_EXAMPLE
+from yinsh.perft import divide, perft
 
 
 @pytest.fixture(scope="module")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from helpers import DATA, load
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import DATA, load
 from yinsh import Game, IllegalMoveError, NotationError
 from yinsh.position import decode_position
 from yinsh.record import read_record, read_records
@@ -17,7 +17,7 @@ GAMES = load("games.ygn")
 @pytest.mark.parametrize("record", GAMES, ids=[r.tags["Game"] for r in GAMES])
 def test_real_games_replay_to_their_rings_pool_and_result(record):
     game = record.game
-    assert "%d-%d" % game.score == record.tags["Rings"]
+    assert "{}-{}".format(*game.score) == record.tags["Rings"]
     assert game.pool == int(record.tags["Pool"])
     if record.tags["Termination"] == "resignation":
         assert game.result is None
@@ -50,7 +50,7 @@ class TestScenarios:
         record = scenarios["out of markers"]
         game = record.game
         assert (game.result, game.termination, game.pool) == ("0-1", "markers", 0)
-        assert "%d-%d" % game.score == record.tags["Rings"]
+        assert "{}-{}".format(*game.score) == record.tags["Rings"]
 
     def test_official_notation_example(self, scenarios):
         game = scenarios["official notation example"].game

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from helpers import game_at
 
 from yinsh import Game, IllegalMoveError, Move
 from yinsh.board import parse_point, point_name
 from yinsh.move import parse_row, row_name
-
-from helpers import game_at
 
 # Rings parked in corners, out of the way of the action.
 WHITE_SPARES = ["k7", "k10", "j11"]
@@ -70,7 +69,8 @@ class TestRingMove:
     def test_a_ring_crosses_empty_points_then_markers_and_stops_right_after_them(self):
         game = game_at(["e2"], ["k10"], black_markers=["e5", "e6"])
         assert {d for d in destinations(game, "e2") if d[0] == "e"} == {"e1", "e3", "e4", "e7"}
-        with pytest.raises(IllegalMoveError, match=r"cannot stop on e8 after crossing markers \(first empty point is e7\)"):
+        reason = r"cannot stop on e8 after crossing markers \(first empty point is e7\)"
+        with pytest.raises(IllegalMoveError, match=reason):
             game.play("e2-e8")
 
     def test_a_ring_may_not_cross_a_ring(self):
@@ -246,9 +246,10 @@ _RING_POINTS = {"a2", "a3", "b2", "b3"}
 
 
 def _blocked(turn=0, score=(0, 0), extra_black=()) -> Game:
-    from yinsh.board import POINTS, RAYS
+    from yinsh.board import RAYS
 
-    filled = {q for p in _RING_POINTS for ray in RAYS[parse_point(p)] for q in ray} - {parse_point(p) for p in _RING_POINTS}
+    rings = {parse_point(p) for p in _RING_POINTS}
+    filled = {q for p in rings for ray in RAYS[p] for q in ray} - rings
     white = [point_name(q) for q in filled if (q // 12 + q % 12) % 3 != 1]
     black = [point_name(q) for q in filled if (q // 12 + q % 12) % 3 == 1]
     return game_at(["a2", "b3"], ["a3", "b2", *extra_black], white, black, turn=turn, score=score)

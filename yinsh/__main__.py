@@ -1,4 +1,4 @@
-"""The command line: ``yinsh replay``, ``perft``, ``bench`` and ``serve``.
+"""The command line: ``yinsh replay``, ``perft``, ``bench``, ``match`` and ``serve``.
 
 Run ``yinsh --help`` (or ``python -m yinsh --help``) for the list.
 """
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from .errors import YinshError
 from .game import Game
@@ -34,7 +34,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     records = read_records(text)
     for number, record in enumerate(records, 1):
         game = record.game
-        name = record.tags.get("Game") or record.tags.get("Scenario") or (args.file if len(records) == 1 else f"game {number}")
+        fallback = args.file if len(records) == 1 else f"game {number}"
+        name = record.tags.get("Game") or record.tags.get("Scenario") or fallback
         white, black = game.score
         status = f"result {game.result} ({game.termination})" if game.result else f"{game.to_move} to move"
         print(f"{name}: {game.ply} moves, rings removed {white}-{black}, pool {game.pool}, {status}")
@@ -68,6 +69,19 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_match(args: argparse.Namespace) -> int:
+    from .ai.match import game_line, run_match, summary
+
+    try:
+        games = run_match(args.white, args.black, args.games, args.seed, args.seconds, args.jobs,
+                          report=lambda game: print(game_line(game), flush=True))
+    except ValueError as exc:
+        print(f"yinsh match: {exc}", file=sys.stderr)
+        return 2
+    print(summary(args.white, games))
+    return 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
@@ -76,7 +90,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="yinsh", description="YINSH: replay records, count moves, measure the engine.")
+    parser = argparse.ArgumentParser(
+        prog="yinsh",
+        description="YINSH: replay records, count moves, measure the engine."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("replay", help="replay a record file and print the score, pool and result")
@@ -94,6 +111,15 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure the engine: playouts, perft and move generation per second")
     p.add_argument("--seconds", type=float, default=3.0, help="time given to each measurement")
     p.set_defaults(run=_cmd_bench)
+
+    p = sub.add_parser("match", help="play an engine match: colour-swapped pairs from random ring placements")
+    p.add_argument("--white", required=True, help="the first-named player: ai-1 … ai-5, baseline-D or random")
+    p.add_argument("--black", required=True, help="the second player (colours alternate from game to game)")
+    p.add_argument("--games", type=int, default=40, help="games to play (rounded up to an even number)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the random ring placements")
+    p.add_argument("--seconds", type=float, default=None, help="think time per AI move (default: the level's)")
+    p.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    p.set_defaults(run=_cmd_match)
 
     p = sub.add_parser("serve", help="serve the game page on http://localhost")
     p.add_argument("--port", type=int, default=8000)

@@ -11,7 +11,7 @@ import os
 import platform
 import random
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from .perft import perft
 from .playout import random_move, random_playout

@@ -6,7 +6,8 @@ raises; ``Game.push`` applies a move it trusts (the search's path).
 
 from __future__ import annotations
 
-from typing import Final, Iterable, Literal
+from collections.abc import Iterable
+from typing import Final, Literal
 
 from . import state as st
 from .board import BIT, RAYS, line_step, point_name
@@ -252,7 +253,8 @@ def _check(s: State, written: MoveText) -> Move:
         raise _Illegal("all rings are placed: move a ring, e.g. e4-e7")
     if written.kind == "pass":
         if actions:
-            raise _Illegal(f"a player may pass only when no ring can move ({COLORS[color]} has {len(actions)} ring moves)")
+            count = f"{COLORS[color]} has {len(actions)} ring moves"
+            raise _Illegal(f"a player may pass only when no ring can move ({count})")
         if written.after:
             raise _Illegal("a pass makes no row to remove")
         return Move("pass", None, None, before)
@@ -281,7 +283,9 @@ def _check_removals(
             if not found:
                 raise _Illegal(f"there is no row of five {name} markers to remove")
             if len(found) > 1:
-                raise _Unreadable(f"{name} has the rows {', '.join(map(row_name, found))}: name the row, e.g. x{row_name(found[0])}x{point_name(ring)}")
+                example = f"x{row_name(found[0])}x{point_name(ring)}"
+                listed = ", ".join(map(row_name, found))
+                raise _Unreadable(f"{name} has the rows {listed}: name the row, e.g. {example}")
             row = found[0]
         elif row not in found:
             raise _Illegal(f"{row_name(row)} is not a row of five {name} markers")

@@ -22,7 +22,7 @@ from .board import POINTS, WINDOWS
 from .errors import IllegalMoveError, NotationError
 from .game import Game
 from .move import Move, Removal
-from .position import from_digits, to_digits, check_digits
+from .position import check_digits, from_digits, to_digits
 
 __all__ = ["encode_game", "decode_game", "VERSION"]
 

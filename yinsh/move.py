@@ -181,7 +181,7 @@ def _point(name: str, text: str) -> int:
 
 
 def _removals(segment: str, text: str) -> tuple[tuple[int | None, int], ...]:
-    out = []
+    out: list[tuple[int | None, int]] = []
     for m in _REMOVAL_RE.finditer(segment):
         ring = _point(m["ring"], text)
         if m["first"] is None:

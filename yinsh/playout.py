@@ -23,7 +23,6 @@ from .state import (
     end_turn,
     has_row,
     rows,
-    termination,
 )
 
 __all__ = ["random_move", "random_playout", "destinations"]
@@ -177,7 +176,7 @@ def random_playout(s: State, rng: random.Random) -> tuple[State, int]:
             continue
         passes = 0
         k = rng.randrange(total)
-        for step, dests, n in zip(DIRECTIONS, by_direction, counts):
+        for step, dests, n in zip(DIRECTIONS, by_direction, counts):  # noqa: B007 (used after the loop)
             if k < n:
                 break
             k -= n

@@ -79,7 +79,9 @@ def decode_position(code: str) -> tuple[State, int]:
         raise NotationError(f"'{code}' is not a position code: it must start with {VERSION!r}")
     body, check = text[len(VERSION):-2], text[-2:]
     if not body or any(c not in _VALUE for c in body + check):
-        raise NotationError(f"'{code}' is not a position code: it is truncated or has characters outside A-Z a-z 0-9 - _")
+        raise NotationError(
+            f"'{code}' is not a position code: it is truncated or has characters outside A-Z a-z 0-9 - _"
+        )
     if check_digits(body) != check:
         raise NotationError(f"'{code}' is not a position code: its check digits do not match (truncated or mistyped?)")
     n = from_digits(body)

@@ -84,7 +84,7 @@ def read_record(text: str) -> Record:
     body = _RESULT_RE.sub("", body).strip()
     parts = _NUMBER_RE.split(body)
     if len(parts) == 1:  # no move numbers: moves separated by spaces
-        texts = [(None, t) for t in parts[0].split()]
+        texts: list[tuple[int | None, str]] = [(None, t) for t in parts[0].split()]
     else:
         if parts[0].strip():
             raise NotationError(f"cannot read {parts[0].strip()!r} before the first move number")

@@ -89,7 +89,7 @@ def _notation(steps: list[str], move_number: int) -> str:
         elif kind == "marker":
             action = points[0] + "-"
         elif kind == "drop":
-            if not (action or "").endswith("-"):
+            if action is None or not action.endswith("-"):
                 raise NotationError(f"move {move_number}: SGF step {number} drops a ring that was not picked up")
             action += points[0]
         elif kind == "move":

@@ -25,7 +25,8 @@ The turn's phases, named as in the rulebook::
 
 from __future__ import annotations
 
-from typing import Final, Iterable, Iterator, NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import Final, NamedTuple
 
 from .board import ALL_POINTS, BETWEEN, BIT, RAYS, STEPS, WINDOW_INDEX, WINDOW_MASKS, parse_point, points_of
 from .move import Move, Removal
@@ -182,7 +183,7 @@ def ring_moves(s: State) -> list[tuple[int, int]]:
     markers = s.white_markers | s.black_markers
     occupied = rings | markers
     mine = s.black_rings if s.turn else s.white_rings
-    out = []
+    out: list[tuple[int, int]] = []
     append = out.append
     while mine:
         low = mine & -mine
@@ -315,7 +316,7 @@ def count_legal_moves(s: State) -> int:
         return 85 - (s.white_rings | s.black_rings).bit_count()
     color = s.turn
     total = 0
-    for before, s1 in removal_sequences(s, color):
+    for _, s1 in removal_sequences(s, color):
         if _won(s1, color):
             total += 1
             continue
