@@ -1,0 +1,510 @@
+"""Drawing a position as SVG: a pure function from a game state (plus highlights) to text.
+
+The page draws its board with it, and so can anything else that wants a diagram: the
+result is plain SVG text, with no script and no external reference.
+
+>>> from yinsh.game import Game
+>>> svg = board_svg(Game.from_record("1.e3 2.a5"), marked=["f6"])
+>>> svg.startswith("<svg") and svg.count("data-point=") == 85
+True
+>>> svg.count('class="ring '), 'data-ring="a5"' in svg
+(2, True)
+
+Colours are not in the markup: every element has a class, and :data:`BOARD_CSS` colours
+them through CSS custom properties. A page (or a theme) sets the public variables
+``--yinsh-board``, ``--yinsh-line``, ``--yinsh-white``, … on any ancestor to restyle the
+board; left unset, a light palette is used, or a dark one under
+``prefers-color-scheme: dark``. ``standalone=True`` embeds the stylesheet so that a
+diagram saved to a file looks right on its own.
+
+Geometry: columns are vertical; a point's row number grows upwards along its column and
+the three lines through a point run at 90°, −30° and +30°. One grid step is :data:`UNIT`
+user units; :func:`point_xy` and :func:`nearest_point` convert between points and
+coordinates (the page uses them for dragging).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Iterable
+
+from .board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, STEPS, WINDOWS, parse_point
+from .move import Move, parse_row, row_name
+from .state import State
+
+__all__ = [
+    "UNIT",
+    "VIEWBOX",
+    "BOARD_CSS",
+    "board_svg",
+    "point_xy",
+    "nearest_point",
+    "ring_icon_svg",
+]
+
+UNIT: Final = 50.0
+"""The distance between two neighbouring points, in SVG user units."""
+_SIN60: Final = 0.8660254037844386
+
+RING_RADIUS: Final = 19.0
+MARKER_RADIUS: Final = 13.5
+HIT_RADIUS: Final = 22.0
+_ROW_HALF_WIDTH: Final = 17.0
+_EDGE: Final = 0.92 * UNIT  # board margin beyond the outermost points
+_LABEL_GAP: Final = 0.6 * UNIT  # label distance beyond the end of a line
+
+
+def point_xy(point: int) -> tuple[float, float]:
+    """The SVG coordinates of ``point`` (y grows downwards, as in SVG)."""
+    return _XY[point]
+
+
+def _xy(point: int) -> tuple[float, float]:
+    c, r = divmod(point, 12)
+    return round(c * _SIN60 * UNIT, 2), round((c / 2 - r) * UNIT, 2)
+
+
+_XY: Final = {p: _xy(p) for p in POINTS}
+
+
+def nearest_point(x: float, y: float, within: float = 0.5) -> int | None:
+    """The point nearest to (x, y) if it is closer than ``within`` grid steps, else ``None``."""
+    best, best_d = None, (within * UNIT) ** 2
+    for p, (px, py) in _XY.items():
+        d = (px - x) ** 2 + (py - y) ** 2
+        if d < best_d:
+            best, best_d = p, d
+    return best
+
+
+def _f(v: float) -> str:
+    """A coordinate as short text: ``12.5``, ``-3``."""
+    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+# --------------------------------------------------------------------------- the static board
+
+
+def _hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Convex hull, counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted(set(points))
+
+    def cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[tuple[float, float]] = []
+    upper: list[tuple[float, float]] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 1e-9:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 1e-9:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def _lines() -> list[tuple[int, int, int]]:
+    """Every maximal line of the grid as (step, first point, last point)."""
+    out = []
+    for step in STEPS:
+        for p in POINTS:
+            if p - step in POINT_NAMES:
+                continue
+            q = p
+            while q + step in POINT_NAMES:
+                q += step
+            if q != p:
+                out.append((step, p, q))
+    return out
+
+
+def _labels() -> list[tuple[float, float, str]]:
+    """Coordinate labels as on the printed board: letters under the columns, numbers at the
+    left ends of the number lines."""
+    out = []
+    for step, first, last in _lines():
+        if step == 1:  # a column: up the page
+            text, (ux, uy) = COLUMNS[first // 12], (0.0, -1.0)
+        elif step == 12:  # a number line: down and to the right
+            text, (ux, uy) = str(first % 12), (_SIN60, 0.5)
+        else:
+            continue
+        x0, y0 = _XY[first]
+        out.append((x0 - ux * _LABEL_GAP, y0 - uy * _LABEL_GAP, text))
+    return out
+
+
+def _static_parts() -> tuple[str, str]:
+    """The ``viewBox`` and the markup every board shares: edge, grid, point dots, labels."""
+    xs = [x for x, _ in _XY.values()]
+    ys = [y for _, y in _XY.values()]
+    pad = _EDGE + 6
+    x0, y0 = min(xs) - pad, min(ys) - pad
+    viewbox = f"{_f(x0)} {_f(y0)} {_f(max(xs) - min(xs) + 2 * pad)} {_f(max(ys) - min(ys) + 2 * pad)}"
+    hull = " ".join(f"{_f(x)},{_f(y)}" for x, y in _hull(list(_XY.values())))
+    parts = [
+        f'<polygon class="yb-shadow" points="{hull}" stroke-width="{_f(2 * _EDGE)}" transform="translate(0 5)"/>',
+        f'<polygon class="yb-bg" points="{hull}" stroke-width="{_f(2 * _EDGE)}"/>',
+        f'<polygon class="yb-inlay" points="{hull}" stroke-width="{_f(2 * _EDGE - 14)}"/>',
+        f'<polygon class="yb-bg" points="{hull}" stroke-width="{_f(2 * _EDGE - 17)}"/>',
+    ]
+    d = "".join(f"M{_f(_XY[a][0])} {_f(_XY[a][1])}L{_f(_XY[b][0])} {_f(_XY[b][1])}" for _, a, b in _lines())
+    parts.append(f'<path class="yb-grid" d="{d}"/>')
+    dots = "".join(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="2.6"/>' for x, y in _XY.values())
+    parts.append(f'<g class="yb-dots">{dots}</g>')
+    labels = "".join(f'<text x="{_f(x)}" y="{_f(y)}">{t}</text>' for x, y, t in _labels())
+    parts.append(f'<g class="yb-labels" aria-hidden="true">{labels}</g>')
+    return viewbox, "".join(parts)
+
+
+# VIEWBOX is the ``viewBox`` of every board drawn here; _BOARD the markup they share.
+VIEWBOX, _BOARD = _static_parts()
+_BOARD_NO_LABELS: Final = _BOARD[: _BOARD.index('<g class="yb-labels"')]
+
+_HIT: Final = {p: f'cx="{_f(x)}" cy="{_f(y)}" r="{_f(HIT_RADIUS)}" data-point="{POINT_NAMES[p]}"' for p, (x, y) in _XY.items()}
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def _ring(p: int, color: str, extra: str = "", style: str = "") -> str:
+    x, y = _f(_XY[p][0]), _f(_XY[p][1])
+    style_attr = f' style="{style}"' if style else ""
+    return (f'<g class="ring {color}{extra}" data-ring="{POINT_NAMES[p]}"{style_attr}>'
+            f'<circle class="yb-pshadow" cx="{x}" cy="{y}" r="{_f(RING_RADIUS)}"/>'
+            f'<circle class="yb-rline" cx="{x}" cy="{y}" r="{_f(RING_RADIUS)}"/>'
+            f'<circle class="yb-rbody" cx="{x}" cy="{y}" r="{_f(RING_RADIUS)}"/></g>')
+
+
+def _marker(p: int, color: str, extra: str = "", style: str = "", radius: float = MARKER_RADIUS,
+            attr: str = "data-marker") -> str:
+    x, y = _XY[p]
+    fx, fy, fr = _f(x), _f(y), _f(radius)
+    style_attr = f' style="{style}"' if style else ""
+    return (f'<g class="marker {color}{extra}" {attr}="{POINT_NAMES[p]}"{style_attr}>'
+            f'<circle class="yb-mshadow" cx="{fx}" cy="{_f(y + 2.5)}" r="{fr}"/>'
+            f'<circle class="yb-medge" cx="{fx}" cy="{_f(y + 2.2)}" r="{fr}"/>'
+            f'<circle class="yb-mface" cx="{fx}" cy="{fy}" r="{fr}"/>'
+            f'<circle class="yb-mbevel" cx="{fx}" cy="{fy}" r="{_f(radius * 0.62)}"/></g>')
+
+
+def _halo(p: int, cls: str, r: float) -> str:
+    x, y = _XY[p]
+    return f'<circle class="{cls}" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"/>'
+
+
+def _capsule(window: int, half: float, shift: float = 0.0) -> str:
+    """The outline of a rounded bar along a five-window (a filled path, so it has an area),
+    moved ``shift`` units sideways."""
+    (ax, ay), (bx, by) = _XY[WINDOWS[window][0]], _XY[WINDOWS[window][-1]]
+    length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    ux, uy = -(by - ay) / length, (bx - ax) / length
+    ax, ay, bx, by = ax + ux * shift, ay + uy * shift, bx + ux * shift, by + uy * shift
+    nx, ny = ux * half, uy * half
+    h = _f(half)
+    return (f"M{_f(ax + nx)} {_f(ay + ny)}L{_f(bx + nx)} {_f(by + ny)}"
+            f"A{h} {h} 0 0 0 {_f(bx - nx)} {_f(by - ny)}L{_f(ax - nx)} {_f(ay - ny)}"
+            f"A{h} {h} 0 0 0 {_f(ax + nx)} {_f(ay + ny)}Z")
+
+
+def _row_order(windows: Iterable[int]) -> list[tuple[int, float]]:
+    """Candidate rows in drawing order, each with its sideways shift.
+
+    Windows sharing a line (a run of six or more) are drawn side by side, a few units
+    apart, so each shows as its own bar; the outer windows are drawn first, so that every
+    window keeps a part no later window covers (its outer end, or all of it in the middle).
+    """
+    ordered = sorted(set(windows), key=lambda w: WINDOWS[w])
+    by_line: dict[tuple[int, int], list[int]] = {}
+    for w in ordered:
+        step = WINDOWS[w][1] - WINDOWS[w][0]
+        q = WINDOWS[w][0]
+        while q - step in POINT_NAMES:
+            q -= step
+        by_line.setdefault((q, step), []).append(w)
+    out = []
+    for group in by_line.values():
+        middle = (len(group) - 1) / 2
+        spread = 9.0 if len(group) > 1 else 0.0
+        out += sorted(((w, (i - middle) * spread) for i, w in enumerate(group)), key=lambda ws: -abs(ws[1]))
+    return out
+
+
+# --------------------------------------------------------------------------- the board
+
+
+def _points(values: Iterable[int | str] | None) -> set[int]:
+    return {parse_point(v) if isinstance(v, str) else v for v in values or ()}
+
+
+def _window(value: int | str) -> int:
+    if isinstance(value, str):
+        first, _, last = value.partition("-")
+        return parse_row(first, last)
+    return value
+
+
+_AUTO: Any = object()
+
+
+def board_svg(
+    position: Any,
+    *,
+    last_move: Move | tuple[int, int] | None = _AUTO,
+    destinations: Iterable[int | str] = (),
+    rows: Iterable[int | str] = (),
+    selected_row: int | str | None = None,
+    selected_ring: int | str | None = None,
+    removable: Iterable[int | str] = (),
+    movable: Iterable[int | str] = (),
+    marked: Iterable[int | str] = (),
+    clickable: Iterable[int | str] = (),
+    labels: bool = True,
+    animate: bool | str = False,
+    standalone: bool = False,
+    title: str | None = None,
+    size: int | None = None,
+) -> str:
+    """The SVG markup of a position.
+
+    ``position`` is a :class:`~yinsh.state.State` or a :class:`~yinsh.game.Game` (whose last
+    move is then marked unless ``last_move`` is given). Points may be given as indices or
+    names (``"e4"``), rows as window indices or ``"e3-e7"``.
+
+    - ``last_move``: a ``Move`` or an (origin, destination) pair, marked with a trail from
+      origin to destination and a halo; a move's removed rows and rings show as ghosts.
+    - ``destinations``: dots where the picked ring may go. ``selected_ring``: the picked ring,
+      drawn with a marker of its colour inside. ``movable``: rings that may be picked.
+    - ``rows``: candidate five-windows, each a clickable bar with ``data-row="e3-e7"``;
+      ``selected_row`` is drawn stronger. ``removable``: rings that may be removed now.
+    - ``marked``: arbitrary points to point out (hints, diagrams).
+    - ``clickable``: points whose ``data-point`` element gets the class ``can``.
+    - ``animate``: the last move's ring slides in and the markers it crossed flip (CSS);
+      ``"flips"`` flips the markers only (the ring was dragged there).
+    - ``standalone``: embed :data:`BOARD_CSS` and the XML namespace, for a file on its own;
+      ``size`` sets its width in pixels; ``title`` its accessible name.
+
+    Every point is a ``<circle data-point="e4">`` drawn last, so a click anywhere near a
+    point reaches it; candidate rows are drawn above the points.
+    """
+    state: State = position.state if hasattr(position, "state") else position
+    if last_move is _AUTO:
+        moves = getattr(position, "moves", ())
+        last_move = moves[-1] if moves else None
+    clickable_set = _points(clickable)
+    removable_set = _points(removable)
+    movable_set = _points(movable)
+    marked_set = _points(marked)
+    dest_set = _points(destinations)
+    row_list = [_window(w) for w in rows]
+    sel_row = _window(selected_row) if selected_row is not None else None
+    sel_ring = parse_point(selected_ring) if isinstance(selected_ring, str) else selected_ring
+
+    source = target = None
+    removals: tuple = ()
+    placed = False
+    if isinstance(last_move, Move):
+        source, target, removals = last_move.source, last_move.target, last_move.before + last_move.after
+        placed = last_move.kind == "place"
+    elif last_move is not None:
+        source, target = last_move
+
+    out = []
+    attrs = f'class="yinsh-board" viewBox="{VIEWBOX}" role="img" aria-label="{_esc(title or "YINSH board")}"'
+    if standalone:
+        width = f' width="{size}"' if size else ""
+        out.append(f'<svg xmlns="http://www.w3.org/2000/svg" {attrs}{width}><style>{BOARD_CSS}</style>')
+    else:
+        out.append(f"<svg {attrs}>")
+    if title:
+        out.append(f"<title>{_esc(title)}</title>")
+    out.append(_BOARD if labels else _BOARD_NO_LABELS)
+
+    # Under the pieces: what the last move did.
+    under = []
+    for removal in removals:
+        under.append(f'<path class="yb-ghost-row" d="{_capsule(removal.row, 9)}"/>')
+    if source is not None and target is not None:
+        (ax, ay), (bx, by) = _XY[source], _XY[target]
+        under.append(f'<line class="yb-trail" x1="{_f(ax)}" y1="{_f(ay)}" x2="{_f(bx)}" y2="{_f(by)}"/>')
+        under.append(_halo(source, "yb-last-from", 7))
+    if target is not None:
+        under.append(_halo(target, "yb-last", RING_RADIUS + 8))
+    for p in sorted(marked_set):
+        under.append(_halo(p, "yb-mark", RING_RADIUS + 9))
+    if under:
+        out.append(f'<g class="yb-under">{"".join(under)}</g>')
+
+    # Pieces: markers, then rings.
+    flipped = 0
+    slide = ""
+    if animate and source is not None and target is not None:
+        flipped = BETWEEN.get((source, target), 0)
+        (sx, sy), (tx, ty) = _XY[source], _XY[target]
+        slide = f"--dx:{_f(sx - tx)}px;--dy:{_f(sy - ty)}px" if animate != "flips" else ""
+        span = ((tx - sx) ** 2 + (ty - sy) ** 2) ** 0.5 or 1.0
+    pieces = []
+    for color, bits in (("white", state.white_markers), ("black", state.black_markers)):
+        for p in _iter_bits(bits):
+            if flipped & BIT[p]:
+                x, y = _XY[p]
+                delay = int(220 * (((x - sx) ** 2 + (y - sy) ** 2) ** 0.5) / span)
+                pieces.append(_marker(p, color, " flip", f"--delay:{delay}ms"))
+            elif animate and p == source:
+                pieces.append(_marker(p, color, " drop"))
+            else:
+                pieces.append(_marker(p, color))
+    for color, bits in (("white", state.white_rings), ("black", state.black_rings)):
+        for p in _iter_bits(bits):
+            extra = ""
+            style = ""
+            if p in movable_set:
+                extra += " movable"
+            if p in removable_set:
+                extra += " removable"
+            if p == sel_ring:
+                extra += " selected"
+            if animate and p == target:
+                if slide:
+                    extra += " slide"
+                    style = slide
+                elif placed and animate is True:
+                    extra += " drop"
+            pieces.append(_ring(p, color, extra, style))
+            if p == sel_ring:
+                pieces.append(_marker(p, color, " ghost", radius=MARKER_RADIUS - 1.5, attr="data-ghost"))
+    out.append(f'<g class="yb-pieces">{"".join(pieces)}</g>')
+
+    # Over the pieces: removed rings of the last move, choices offered now.
+    over = []
+    for removal in removals:
+        if not (state.white_rings | state.black_rings) & BIT[removal.ring]:
+            over.append(_halo(removal.ring, "yb-ghost-ring", RING_RADIUS))
+    for p in sorted(removable_set):
+        over.append(_halo(p, "yb-removable", RING_RADIUS + 7))
+    if sel_ring is not None:
+        over.append(_halo(sel_ring, "yb-selected", RING_RADIUS + 7))
+    for p in sorted(movable_set - {sel_ring}):
+        over.append(_halo(p, "yb-movable", RING_RADIUS + 6))
+    for p in sorted(dest_set):
+        x, y = _XY[p]
+        over.append(f'<circle class="yb-dest" data-dest="{POINT_NAMES[p]}" cx="{_f(x)}" cy="{_f(y)}" r="7"/>')
+    if over:
+        out.append(f'<g class="yb-over">{"".join(over)}</g>')
+
+    hits = "".join(f'<circle class="hit{" can" if p in clickable_set else ""}" {_HIT[p]}/>' for p in POINTS)
+    out.append(f'<g class="yb-hits">{hits}</g>')
+
+    if row_list:
+        bars = []
+        for w, shift in _row_order(row_list):
+            cls = "row selected" if w == sel_row else "row"
+            half = _ROW_HALF_WIDTH - (3 if shift else 0)
+            bars.append(f'<path class="{cls}" data-row="{row_name(w)}" d="{_capsule(w, half, shift)}"/>')
+        out.append(f'<g class="yb-rows">{"".join(bars)}</g>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _iter_bits(bits: int) -> Iterable[int]:
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def ring_icon_svg(color: str, filled: bool = True) -> str:
+    """A small ring icon (for scores beside a player's name), coloured by the same CSS.
+
+    >>> ring_icon_svg("white").count("<circle")
+    2
+    """
+    state = "" if filled else " empty"
+    return (f'<svg class="yinsh-board ring-icon{state}" viewBox="-12 -12 24 24" aria-hidden="true">'
+            f'<g class="ring {color}"><circle class="yb-rline" r="8.5"/><circle class="yb-rbody" r="8.5"/></g></svg>')
+
+
+# --------------------------------------------------------------------------- the stylesheet
+
+BOARD_CSS: Final = """\
+.yinsh-board{
+--yb-board:var(--yinsh-board,#ecdcb9);--yb-board-edge:var(--yinsh-board-edge,#d3bc90);
+--yb-board-shadow:var(--yinsh-board-shadow,rgba(60,40,10,.22));
+--yb-line:var(--yinsh-line,#8b7352);--yb-label:var(--yinsh-label,#86704f);
+--yb-white:var(--yinsh-white,#fdfbf6);--yb-white-line:var(--yinsh-white-line,#2d2924);
+--yb-black:var(--yinsh-black,#2a2b31);--yb-black-line:var(--yinsh-black-line,#0d0d10);
+--yb-bevel-white:var(--yinsh-bevel-white,rgba(0,0,0,.13));--yb-bevel-black:var(--yinsh-bevel-black,rgba(255,255,255,.16));
+--yb-piece-shadow:var(--yinsh-piece-shadow,rgba(40,25,5,.28));
+--yb-accent:var(--yinsh-accent,#127c8a);--yb-row:var(--yinsh-row,#e8910c);
+--yb-remove:var(--yinsh-remove,#c2362b);--yb-last:var(--yinsh-last,#6d4fd8);
+--yb-mark:var(--yinsh-mark,#1769c2);--yb-hover:var(--yinsh-hover,rgba(18,124,138,.16));
+font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+@media (prefers-color-scheme:dark){.yinsh-board{
+--yb-board:var(--yinsh-board,#2c333c);--yb-board-edge:var(--yinsh-board-edge,#414b57);
+--yb-board-shadow:var(--yinsh-board-shadow,rgba(0,0,0,.45));
+--yb-line:var(--yinsh-line,#8794a3);--yb-label:var(--yinsh-label,#8a97a6);
+--yb-white:var(--yinsh-white,#eeebe4);--yb-white-line:var(--yinsh-white-line,#0b0c0e);
+--yb-black:var(--yinsh-black,#121317);--yb-black-line:var(--yinsh-black-line,#b4bfcb);
+--yb-bevel-white:var(--yinsh-bevel-white,rgba(0,0,0,.16));--yb-bevel-black:var(--yinsh-bevel-black,rgba(255,255,255,.2));
+--yb-piece-shadow:var(--yinsh-piece-shadow,rgba(0,0,0,.5));
+--yb-accent:var(--yinsh-accent,#4cc9d9);--yb-row:var(--yinsh-row,#f3b446);
+--yb-remove:var(--yinsh-remove,#ff7a6b);--yb-last:var(--yinsh-last,#ab9cff);
+--yb-mark:var(--yinsh-mark,#6fb0ff);--yb-hover:var(--yinsh-hover,rgba(76,201,217,.2))}}
+.yinsh-board .yb-bg{fill:var(--yb-board);stroke:var(--yb-board);stroke-linejoin:round}
+.yinsh-board .yb-inlay{fill:var(--yb-board-edge);stroke:var(--yb-board-edge);stroke-linejoin:round}
+.yinsh-board .yb-shadow{fill:var(--yb-board-shadow);stroke:var(--yb-board-shadow);stroke-linejoin:round;opacity:.6}
+.yinsh-board .yb-grid{fill:none;stroke:var(--yb-line);stroke-width:1.4px;stroke-linecap:round}
+.yinsh-board .yb-dots{fill:var(--yb-line)}
+.yinsh-board .yb-labels{fill:var(--yb-label);font-size:14px;font-weight:600;text-anchor:middle;dominant-baseline:central;letter-spacing:.02em;user-select:none}
+.yinsh-board .yb-pshadow{fill:none;stroke:var(--yb-piece-shadow);stroke-width:8px;transform:translate(1.5px,2.5px)}
+.yinsh-board .yb-rline{fill:none;stroke-width:9.5px}
+.yinsh-board .yb-rbody{fill:none;stroke-width:6.5px}
+.yinsh-board .ring.white .yb-rline{stroke:var(--yb-white-line)}
+.yinsh-board .ring.white .yb-rbody{stroke:var(--yb-white)}
+.yinsh-board .ring.black .yb-rline{stroke:var(--yb-black-line)}
+.yinsh-board .ring.black .yb-rbody{stroke:var(--yb-black)}
+.yinsh-board .yb-mshadow{fill:var(--yb-piece-shadow)}
+.yinsh-board .yb-medge,.yinsh-board .yb-mface{stroke-width:1.3px}
+.yinsh-board .marker.white .yb-mface,.yinsh-board .marker.black .yb-medge{fill:var(--yb-white);stroke:var(--yb-white-line)}
+.yinsh-board .marker.black .yb-mface,.yinsh-board .marker.white .yb-medge{fill:var(--yb-black);stroke:var(--yb-black-line)}
+.yinsh-board .yb-mbevel{fill:none;stroke-width:1.2px}
+.yinsh-board .marker.white .yb-mbevel{stroke:var(--yb-bevel-white)}
+.yinsh-board .marker.black .yb-mbevel{stroke:var(--yb-bevel-black)}
+.yinsh-board .marker.ghost{opacity:.9}
+.yinsh-board .marker.ghost .yb-mshadow,.yinsh-board .marker.ghost .yb-medge{display:none}
+.yinsh-board .yb-trail{stroke:var(--yb-last);stroke-width:3px;stroke-linecap:round;stroke-dasharray:2 7;opacity:.8}
+.yinsh-board .yb-last{fill:var(--yb-last);opacity:.2}
+.yinsh-board .yb-last-from{fill:var(--yb-last);opacity:.55}
+.yinsh-board .yb-ghost-row{fill:var(--yb-last);opacity:.13}
+.yinsh-board .yb-ghost-ring{fill:none;stroke:var(--yb-last);stroke-width:2px;stroke-dasharray:4 4;opacity:.75}
+.yinsh-board .yb-mark{fill:none;stroke:var(--yb-mark);stroke-width:3.5px;opacity:.9}
+.yinsh-board .yb-dest{fill:var(--yb-accent);stroke:var(--yb-board);stroke-width:2px}
+.yinsh-board .yb-selected{fill:none;stroke:var(--yb-accent);stroke-width:3.5px}
+.yinsh-board .yb-movable{fill:none;stroke:var(--yb-accent);stroke-width:2px;stroke-dasharray:3 5;opacity:.7}
+.yinsh-board .yb-removable{fill:none;stroke:var(--yb-remove);stroke-width:3px;stroke-dasharray:6 4}
+.yinsh-board .hit{fill:transparent;stroke:none;pointer-events:all}
+.yinsh-board .hit.can{cursor:pointer}
+.yinsh-board .hit.can:hover{fill:var(--yb-hover);stroke:var(--yb-accent);stroke-width:2px}
+.yinsh-board .row{fill:var(--yb-row);fill-opacity:.32;stroke:var(--yb-row);stroke-width:2.5px;cursor:pointer}
+.yinsh-board .row:hover{fill-opacity:.5}
+.yinsh-board .row.selected{fill-opacity:.55;stroke-width:3.5px}
+.yinsh-board .ring,.yinsh-board .marker{transform-box:fill-box;transform-origin:center}
+.yinsh-board .ring.slide{animation:yb-slide .26s cubic-bezier(.3,.7,.4,1) both}
+.yinsh-board .marker.flip{animation:yb-flip .3s ease-in-out var(--delay,0ms) both}
+.yinsh-board .marker.flip.black .yb-mface,.yinsh-board .marker.flip.white .yb-medge{animation:yb-was-white .3s linear var(--delay,0ms) both}
+.yinsh-board .marker.flip.white .yb-mface,.yinsh-board .marker.flip.black .yb-medge{animation:yb-was-black .3s linear var(--delay,0ms) both}
+.yinsh-board .drop{animation:yb-drop .22s ease-out both}
+@keyframes yb-slide{from{transform:translate(var(--dx),var(--dy))}}
+@keyframes yb-flip{0%{transform:scaleX(1)}50%{transform:scaleX(0)}100%{transform:scaleX(1)}}
+@keyframes yb-was-white{0%,49.9%{fill:var(--yb-white);stroke:var(--yb-white-line)}50%,100%{fill:var(--yb-black);stroke:var(--yb-black-line)}}
+@keyframes yb-was-black{0%,49.9%{fill:var(--yb-black);stroke:var(--yb-black-line)}50%,100%{fill:var(--yb-white);stroke:var(--yb-white-line)}}
+@keyframes yb-drop{from{transform:scale(.6);opacity:0}}
+@media (prefers-reduced-motion:reduce){.yinsh-board *{animation:none!important}}
+"""
+"""The board's stylesheet (also shipped as ``static/css/board.css`` for the page)."""
