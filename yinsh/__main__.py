@@ -65,7 +65,7 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .bench import run
 
-    run(seconds=args.seconds)
+    run(seconds=args.seconds, ai=args.ai)
     return 0
 
 
@@ -110,6 +110,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="measure the engine: playouts, perft and move generation per second")
     p.add_argument("--seconds", type=float, default=3.0, help="time given to each measurement")
+    p.add_argument("--ai", action="store_true", help="also measure the AI's think time per level (about 90 s)")
     p.set_defaults(run=_cmd_bench)
 
     p = sub.add_parser("match", help="play an engine match: colour-swapped pairs from random ring placements")

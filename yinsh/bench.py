@@ -60,8 +60,12 @@ def _rate(work: Callable[[], int], seconds: float) -> tuple[float, int, float]:
             return done / elapsed, done, elapsed
 
 
-def run(seconds: float = 3.0, print_: Callable[[str], None] = print) -> dict[str, float]:
-    """Run the three measurements and print them; returns the figures."""
+def run(seconds: float = 3.0, print_: Callable[[str], None] = print, ai: bool = False) -> dict[str, float]:
+    """Run the three measurements and print them; returns the figures.
+
+    With ``ai``, also the computer opponent's think time per level (p50 and p95 over
+    the mid-game positions; about a minute and a half).
+    """
     from .game import Game
 
     print_(f"yinsh bench — {machine()}")
@@ -94,5 +98,12 @@ def run(seconds: float = 3.0, print_: Callable[[str], None] = print) -> dict[str
     gen_rate, generations, _ = _rate(generate, seconds)
     print_(f"legal-move generation:  {gen_rate:10,.0f} positions/s ({moves / generations:.0f} moves each, "
            f"{len(positions)} mid-game positions)")
-    return {"playouts_per_s": rate, "perft3_s": perft_time, "perft_leaves_per_s": leaves / perft_time,
-            "generations_per_s": gen_rate}
+    figures = {"playouts_per_s": rate, "perft3_s": perft_time, "perft_leaves_per_s": leaves / perft_time,
+               "generations_per_s": gen_rate}
+    if ai:
+        from .ai.bench import run as think_times
+
+        for level, times in think_times(positions=positions, print_=print_).items():
+            figures[f"ai{level}_p50_s"] = times["p50"]
+            figures[f"ai{level}_p95_s"] = times["p95"]
+    return figures

@@ -1,0 +1,80 @@
+"""``baseline-D``: a classical depth-D negamax to measure the real AI against.
+
+Written from a one-paragraph description of a simple heuristic (in the spirit of
+sharkdp's ``SimpleHeuristic``), deliberately plain: alpha-beta over every complete
+legal move (all removal windows and rings) with no ordering, no table, no
+deepening, and the evaluation, for the player to move, own minus opponent's of
+
+    rings removed × 10000 + markers on the board × 100
+    + own markers your rings can flip × 5 + opponent markers your rings can flip × 10
+    + empty points your rings can reach × 1.
+
+Finished games score ±10⁹ (0 for a draw). Ties keep the first move in
+``legal_moves`` order, so the baseline is deterministic.
+"""
+
+from __future__ import annotations
+
+from ..board import ALL_POINTS
+from ..move import Move
+from ..state import State, apply_move, legal_moves, result, termination
+from .features import reach
+
+__all__ = ["baseline_move", "baseline_value", "heuristic"]
+
+_WIN = 10**9
+
+
+def heuristic(s: State) -> int:
+    """The baseline's static value of ``s`` for the player to move."""
+    wm, bm, wr, br, turn, _, ws, bs = s[:8]
+    pm, om, pr, orr, ps, os = (bm, wm, br, wr, bs, ws) if turn else (wm, bm, wr, br, ws, bs)
+    markers = pm | om
+    empty = ALL_POINTS & ~(markers | pr | orr)
+    _, reach_p, flip_p = reach(pr, markers, empty)
+    _, reach_o, flip_o = reach(orr, markers, empty)
+    return (10000 * (ps - os) + 100 * (pm.bit_count() - om.bit_count())
+            + 5 * ((flip_p & pm).bit_count() - (flip_o & om).bit_count())
+            + 10 * ((flip_p & om).bit_count() - (flip_o & pm).bit_count())
+            + (reach_p.bit_count() - reach_o.bit_count()))
+
+
+def _final(s: State) -> int:
+    outcome = result(s)
+    if outcome == "1/2-1/2":
+        return 0
+    white_won = outcome == "1-0"
+    return _WIN if white_won == (s.turn == 0) else -_WIN
+
+
+def baseline_value(s: State, depth: int, alpha: int = -2 * _WIN, beta: int = 2 * _WIN) -> int:
+    """Negamax with alpha-beta: the value of ``s`` for the player to move."""
+    if termination(s) is not None:
+        return _final(s)
+    if depth <= 0:
+        return heuristic(s)
+    best = -2 * _WIN
+    for move in legal_moves(s):
+        value = -baseline_value(apply_move(s, move), depth - 1, -beta, -alpha)
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
+    return best
+
+
+def baseline_move(s: State, depth: int = 2) -> Move:
+    """The baseline's move: the first best move of a depth-``depth`` negamax."""
+    moves = legal_moves(s)
+    if s.in_placement:
+        depth = 1  # placements are not what the baseline measures
+    best_move, best = moves[0], -3 * _WIN
+    alpha = -2 * _WIN
+    for move in moves:
+        value = -baseline_value(apply_move(s, move), depth - 1, -2 * _WIN, -alpha)
+        if value > best:
+            best_move, best = move, value
+            alpha = max(alpha, value)
+    return best_move

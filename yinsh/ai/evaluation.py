@@ -1,0 +1,123 @@
+"""The static evaluation: how good a position is for the player to move.
+
+What wins YINSH, in the order it weighs:
+
+1. **Rings removed.** Three win; each is worth far more than anything on the board.
+2. **Rows about to happen.** A five-window holding four of a colour's markers whose
+   fifth point that colour can fill this very turn — its own ring stands there and
+   leaves a marker when it moves, or an opponent marker there can be flipped by one
+   of its ring moves. The player to move simply makes that row, so a threat of the
+   player to move is worth most of a ring; the other player's threats must be met
+   one by one, so one of them costs a fraction of a ring and two cost more.
+3. **Markers** on the board, **flips**: opponent markers your rings can turn over
+   (and so your markers theirs can), **open fours** (four markers and an empty
+   fifth point), and **ring mobility** (the number of ring moves).
+
+Positions are the search's raw tuples (see :mod:`yinsh.ai.negamax`); ``evaluate``
+takes a :class:`yinsh.state.State`.
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from ..board import ALL_POINTS
+from ..state import State
+from .features import completion_points, reach
+
+__all__ = ["Weights", "DEFAULT_WEIGHTS", "RING", "WIN", "evaluate", "evaluate_node", "node_of"]
+
+RING: Final = 10_000
+"""The value of one ring removed: the unit of the evaluation."""
+WIN: Final = 1_000_000
+"""The value of a won game (less the plies it takes, so sooner wins score higher)."""
+
+
+class Weights(NamedTuple):
+    """The weights of the evaluation's terms (each own minus opponent's)."""
+
+    marker: int = 60
+    mobility: int = 4
+    flip: int = 12
+    open_four: int = 150
+    threat_to_move: int = 7_000
+    threat_waiting: int = 2_500
+    threats_waiting: int = 6_000
+    lazy_margin: int = 300
+    """The most the ring-move terms are taken to move the value (negative: never lazy)."""
+
+
+DEFAULT_WEIGHTS: Final = Weights()
+
+
+def node_of(s: State) -> tuple[int, int, int, int, int, int, int, int]:
+    """The search's tuple for a state after placement."""
+    return (s.white_markers, s.black_markers, s.white_rings, s.black_rings, s.turn,
+            s.white_score, s.black_score, s.passes)
+
+
+def evaluate_node(node: tuple, rings_to_win: int, w: Weights = DEFAULT_WEIGHTS) -> int:
+    """The value of ``node`` for its player to move, who must have no row pending."""
+    return evaluate_window(node, rings_to_win, w, -INFINITE, INFINITE)[0]
+
+
+INFINITE: Final = 1 << 60
+
+
+def evaluate_window(node: tuple, rings_to_win: int, w: Weights, alpha: int, beta: int) -> tuple[int, bool]:
+    """(value, exact) of ``node`` for its player to move, who must have no row pending.
+
+    When the terms that need the ring moves (mobility, flips, threats by flipping)
+    cannot lift the value into the window (alpha, beta), they are skipped and a
+    bound beyond the window is returned instead, with ``exact`` false: a lazy
+    evaluation, several times cheaper.
+    """
+    wm, bm, wr, br, turn, ws, bs, _ = node
+    if turn:
+        pm, om, pr, orr, ps, os = bm, wm, br, wr, bs, ws
+    else:
+        pm, om, pr, orr, ps, os = wm, bm, wr, br, ws, bs
+    markers = wm | bm
+    empty = ALL_POINTS & ~(markers | wr | br)
+    x_p = completion_points(pm)
+    x_o = completion_points(om)
+    value = (RING * (ps - os)
+             + w.marker * (pm.bit_count() - om.bit_count())
+             + w.open_four * ((x_p & empty).bit_count() - (x_o & empty).bit_count()))
+    if w.lazy_margin >= 0 and not (x_p & om or x_o & pm):
+        # No four can be completed by a flip: the threats are known without the ring moves.
+        margin = w.lazy_margin
+        lazy = value
+        if x_p & pr:
+            lazy += w.threat_to_move if ps + 1 < rings_to_win else WIN // 2
+        threats = x_o & orr
+        if threats:
+            lazy -= (w.threats_waiting if threats & (threats - 1) else w.threat_waiting) * (
+                3 if os + 1 >= rings_to_win else 1)
+        if lazy + margin <= alpha:
+            return lazy + margin, False
+        if lazy - margin >= beta:
+            return lazy - margin, False
+    moves_p, _, flip_p = reach(pr, markers, empty)
+    moves_o, _, flip_o = reach(orr, markers, empty)
+    value += (w.mobility * (moves_p - moves_o)
+              + w.flip * ((flip_p & om).bit_count() - (flip_o & pm).bit_count()))
+    if x_p & (pr | (flip_p & om)):
+        # The player to move makes a row now: that ring is as good as taken.
+        value += w.threat_to_move if ps + 1 < rings_to_win else WIN // 2
+    threats = x_o & (orr | (flip_o & pm))
+    if threats:
+        value -= (w.threats_waiting if threats & (threats - 1) else w.threat_waiting) * (
+            3 if os + 1 >= rings_to_win else 1)
+    return value, True
+
+
+def evaluate(s: State) -> float:
+    """The value of ``s`` for the player to move, in rings (one ring removed = 1.0).
+
+    Finished games score ±100 (a draw 0). Rows the opponent made for the player to
+    move are counted as removed. Usable for an evaluation graph.
+    """
+    from .negamax import Searcher
+
+    return Searcher(s.rings_to_win).static(node_of(s)) / RING

@@ -1,0 +1,122 @@
+"""Bit-parallel facts about a position that the evaluation and the search share.
+
+Everything here works on the raw bitboards of :mod:`yinsh.board` at once for all
+rings of a colour, never point by point: a Python loop per point is what makes a
+pure-Python search slow, a big-int operation per direction is not.
+
+Two facts carry most of the knowledge:
+
+- **reach**: for a set of rings, how many ring moves they have, which empty points
+  they reach, and which markers some ring move would flip. In one direction a ring
+  slides over empty points, then may jump the first run of markers if an empty
+  point follows it; a ring blocks every ring behind it, so each destination in a
+  direction belongs to exactly one ring.
+- **completion points**: the points that would complete a row of five for a colour,
+  i.e. the missing point of every five-window holding four of its markers.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..board import ALL_POINTS, BIT, STEPS, WINDOWS
+
+__all__ = ["reach", "completion_points", "fours", "WINDOW_STARTS"]
+
+WINDOW_STARTS: Final[dict[int, int]] = {
+    step: sum(BIT[w[0]] for w in WINDOWS if w[1] - w[0] == step) for step in STEPS
+}
+"""For each line step, the bitboard of the first points of its five-windows."""
+
+_STARTS: Final = tuple((s, WINDOW_STARTS[s]) for s in STEPS)
+
+
+def reach(rings: int, markers: int, empty: int) -> tuple[int, int, int]:
+    """(number of ring moves, empty points reached, markers some move would flip)."""
+    moves = 0
+    reached_all = 0
+    flippable = 0
+    for step in STEPS:
+        # The positive direction.
+        front = (rings << step) & empty
+        reached = 0
+        while front:
+            reached |= front
+            front = (front << step) & empty
+        run = ((rings | reached) << step) & markers
+        if run:
+            crossed = run
+            while run:
+                run = (run << step) & markers
+                crossed |= run
+            land = (crossed << step) & empty
+            if land:
+                reached |= land
+                back = (land >> step) & crossed
+                while back:
+                    flippable |= back
+                    back = (back >> step) & crossed
+        moves += reached.bit_count()
+        reached_all |= reached
+        # The negative direction.
+        front = (rings >> step) & empty
+        reached = 0
+        while front:
+            reached |= front
+            front = (front >> step) & empty
+        run = ((rings | reached) >> step) & markers
+        if run:
+            crossed = run
+            while run:
+                run = (run >> step) & markers
+                crossed |= run
+            land = (crossed >> step) & empty
+            if land:
+                reached |= land
+                back = (land << step) & crossed
+                while back:
+                    flippable |= back
+                    back = (back << step) & crossed
+        moves += reached.bit_count()
+        reached_all |= reached
+    return moves, reached_all, flippable
+
+
+def completion_points(markers: int) -> int:
+    """The points that complete a five-window holding four of ``markers``.
+
+    ``markers`` must hold no row of five (rows are resolved before anyone looks).
+    """
+    out = 0
+    for step, starts in _STARTS:
+        a2 = markers >> step
+        a3 = markers >> 2 * step
+        a4 = markers >> 3 * step
+        a5 = markers >> 4 * step
+        p2 = markers & a2
+        s4 = a4 & a5
+        s3 = a3 & s4
+        p3 = p2 & a3
+        out |= ((a2 & s3 & starts)
+                | ((markers & s3 & starts) << step)
+                | ((p2 & s4 & starts) << 2 * step)
+                | ((p3 & a5 & starts) << 3 * step)
+                | ((p3 & a4 & starts) << 4 * step))
+    return out & ALL_POINTS
+
+
+def fours(markers: int) -> int:
+    """The number of five-windows holding exactly four of ``markers`` (no row of five)."""
+    total = 0
+    for step, starts in _STARTS:
+        a2 = markers >> step
+        a3 = markers >> 2 * step
+        a4 = markers >> 3 * step
+        a5 = markers >> 4 * step
+        p2 = markers & a2
+        s4 = a4 & a5
+        p3 = p2 & a3
+        total += ((a2 & a3 & s4 & starts).bit_count() + (markers & a3 & s4 & starts).bit_count()
+                  + (p2 & s4 & starts).bit_count() + (p3 & a5 & starts).bit_count()
+                  + (p3 & a4 & starts).bit_count())
+    return total
