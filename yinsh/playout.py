@@ -46,11 +46,13 @@ def destinations(rings: int, markers: int, mine: int) -> list[int]:
                 reached |= front
                 front = (front << step) & empty
             run = ((mine | reached) << step) & markers
-            crossed = run
-            while run:
-                run = (run << step) & markers
-                crossed |= run
-            out.append(reached | ((crossed << step) & empty))
+            if run:
+                crossed = run
+                while run:
+                    run = (run << step) & markers
+                    crossed |= run
+                reached |= (crossed << step) & empty
+            out.append(reached)
         else:
             step = -step
             front = (mine >> step) & empty
@@ -58,11 +60,13 @@ def destinations(rings: int, markers: int, mine: int) -> list[int]:
                 reached |= front
                 front = (front >> step) & empty
             run = ((mine | reached) >> step) & markers
-            crossed = run
-            while run:
-                run = (run >> step) & markers
-                crossed |= run
-            out.append(reached | ((crossed >> step) & empty))
+            if run:
+                crossed = run
+                while run:
+                    run = (run >> step) & markers
+                    crossed |= run
+                reached |= (crossed >> step) & empty
+            out.append(reached)
     return out
 
 
@@ -168,7 +172,7 @@ def random_playout(s: State, rng: random.Random) -> tuple[State, int]:
                 break
         rings = wr | br
         by_direction = destinations(rings, wm | bm, br if turn else wr)
-        counts = [d.bit_count() for d in by_direction]
+        counts = list(map(int.bit_count, by_direction))
         total = sum(counts)
         if not total:
             passes += 1
