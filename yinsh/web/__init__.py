@@ -2,26 +2,72 @@
 
 :mod:`yinsh.web.main` is the PyScript glue (DOM events → :class:`~yinsh.turn.Turn` →
 :func:`~yinsh.render.board_svg`); everything here is plain Python, tested in pytest:
-reading the page's query parameters and URL hash, opening the game they describe, and the
-link that reopens the game in its current state.
+reading the page's query parameters and URL hash, opening the game they describe, the
+link that reopens the game in its current state, and the "New game" settings (who plays,
+the variant, the pace of a game between two computers) kept in ``localStorage``.
 
 >>> setup = open_page("?white=human&black=ai-3", "#record=1.e3%202.a5")
 >>> setup.game.record(), setup.players
 ('1.e3 2.a5', {'white': 'human', 'black': 'ai-3'})
+
+:mod:`yinsh.web.worker` is the computer player, run in a web worker.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Final, NamedTuple
 
 from ..errors import YinshError
 from ..game import COLORS, Game
 
-__all__ = ["PLAYER_KINDS", "PageSetup", "read_params", "open_page", "game_url", "ai_level"]
+__all__ = ["PLAYER_KINDS", "VARIANTS", "DELAYS", "DEFAULT_DELAY", "STORAGE_KEY", "Settings", "PageSetup",
+           "read_params", "open_page", "game_url", "ai_level", "player_label", "game_from_text",
+           "settings_from_json", "settings_to_json", "settings_from_params"]
 
 PLAYER_KINDS: Final = ("human", "ai-1", "ai-2", "ai-3", "ai-4", "ai-5")
 """What a player may be: a person at this device, or the computer at a level from 1 to 5."""
+VARIANTS: Final = ("standard", "blitz")
+"""The rules a new game is played by: three rings to win, or one (Blitz)."""
+DELAYS: Final = (0, 250, 500, 1000, 2000, 4000)
+"""The pauses (milliseconds) a viewer may put between two computer moves when both play."""
+DEFAULT_DELAY: Final = 1000
+STORAGE_KEY: Final = "yinsh:new-game"
+"""The ``localStorage`` key under which the page keeps the last "New game" choice."""
+
+
+class Settings(NamedTuple):
+    """The "New game" choice: who plays each colour, the variant, the pace of AI against AI.
+
+    It maps to the URL's query (``?white=ai-1&black=ai-3&variant=blitz&delay=500``; defaults
+    left out) and to JSON text for ``localStorage``.
+    """
+
+    white: str = "human"
+    black: str = "human"
+    variant: str = "standard"
+    delay: int = DEFAULT_DELAY
+
+    @property
+    def players(self) -> dict[str, str]:
+        return {"white": self.white, "black": self.black}
+
+    def query(self) -> str:
+        """The URL query (without ``?``) that gives these settings; ``delay`` only when two
+        computers play (it means nothing otherwise).
+
+        >>> Settings("ai-1", "ai-2", "blitz", 250).query()
+        'white=ai-1&black=ai-2&variant=blitz&delay=250'
+        >>> Settings(black="ai-3").query(), Settings().query()
+        ('black=ai-3', '')
+        """
+        parts = [f"{c}={k}" for c, k in (("white", self.white), ("black", self.black)) if k != "human"]
+        if self.variant != "standard":
+            parts.append(f"variant={self.variant}")
+        if self.white != "human" and self.black != "human" and self.delay != DEFAULT_DELAY:
+            parts.append(f"delay={self.delay}")
+        return "&".join(parts)
 
 
 class PageSetup(NamedTuple):
@@ -30,6 +76,7 @@ class PageSetup(NamedTuple):
     game: Game
     players: dict[str, str]
     notices: list[str]
+    settings: Settings = Settings()
 
 
 def read_params(search: str, hash_: str = "") -> dict[str, str]:
@@ -57,23 +104,133 @@ def ai_level(kind: str) -> int | None:
     return int(kind[3:]) if kind.startswith("ai-") else None
 
 
-def open_page(search: str = "", hash_: str = "") -> PageSetup:
+def player_label(kind: str) -> str:
+    """How the panel names a player kind.
+
+    >>> player_label("human"), player_label("ai-3")
+    ('by hand', 'AI 3')
+    """
+    level = ai_level(kind)
+    return "by hand" if level is None else f"AI {level}"
+
+
+def game_from_text(text: str) -> Game:
+    """The game a record or a position code describes (what the AI worker is sent).
+
+    >>> game_from_text("1.e3 2.a5").ply, game_from_text(Game().position()).ply
+    (2, 0)
+    """
+    text = text.strip()
+    if re.fullmatch(r"Y\d[A-Za-z0-9_-]+", text):
+        return Game.from_position(text)
+    return Game.from_record(text)
+
+
+def _delay(value: object) -> int | None:
+    """A pause in milliseconds, clamped to 0…10 s; ``None`` if it is not a number."""
+    try:
+        number = int(float(str(value).strip()))
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return max(0, min(number, 10_000))
+
+
+def _kind(value: object) -> str | None:
+    kind = str(value).strip().lower() or "human"
+    return kind if kind in PLAYER_KINDS else None
+
+
+def _variant(value: object) -> str | None:
+    variant = str(value).strip().lower() or "standard"
+    return variant if variant in VARIANTS else None
+
+
+def settings_from_json(text: str | None) -> Settings:
+    """Settings read back from ``localStorage``; anything missing or bad is the default.
+
+    >>> settings_from_json('{"white": "ai-2", "black": "robot", "variant": "blitz", "delay": 250}')
+    Settings(white='ai-2', black='human', variant='blitz', delay=250)
+    >>> settings_from_json(None) == settings_from_json("{oops") == Settings()
+    True
+    """
+    try:
+        data = json.loads(text) if text else {}
+    except ValueError:
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    default = Settings()
+    delay = _delay(data.get("delay", default.delay))
+    return Settings(
+        white=_kind(data.get("white", "human")) or "human",
+        black=_kind(data.get("black", "human")) or "human",
+        variant=_variant(data.get("variant", "standard")) or "standard",
+        delay=default.delay if delay is None else delay,
+    )
+
+
+def settings_to_json(settings: Settings) -> str:
+    """The JSON text kept in ``localStorage``.
+
+    >>> settings_to_json(Settings(black="ai-3"))
+    '{"white":"human","black":"ai-3","variant":"standard","delay":1000}'
+    """
+    return json.dumps(settings._asdict(), separators=(",", ":"))
+
+
+def settings_from_params(params: dict[str, str], stored: Settings | None = None) -> tuple[Settings, list[str]]:
+    """The settings a URL's parameters give, and notices about bad values.
+
+    When the URL names a player or the variant, the players and the variant come from the
+    URL (a colour it leaves out is played by hand); otherwise they are the ``stored``
+    choice. The pace comes from the URL if it gives one, else from ``stored``.
+
+    >>> settings_from_params({"black": "ai-3"}, Settings("ai-1", "ai-1", "blitz", 250))
+    (Settings(white='human', black='ai-3', variant='standard', delay=250), [])
+    >>> settings_from_params({}, Settings("ai-1", "ai-1"))[0].players
+    {'white': 'ai-1', 'black': 'ai-1'}
+    >>> settings_from_params({"variant": "speedy", "delay": "soon"})[1][0]
+    "Unknown variant 'speedy': expected standard or blitz. The standard rules are used."
+    """
+    notices: list[str] = []
+    stored = stored or Settings()
+    if not any(key in params for key in ("white", "black", "variant")):
+        settings = stored
+    else:
+        kinds = {}
+        for color in COLORS:
+            raw = params.get(color, "human")
+            kind = _kind(raw)
+            if kind is None:
+                notices.append(f"Unknown player '{raw}' for {color.capitalize()}: expected human or ai-1 to ai-5. "
+                               f"{color.capitalize()} is played by hand.")
+                kind = "human"
+            kinds[color] = kind
+        raw = params.get("variant", "standard")
+        variant = _variant(raw)
+        if variant is None:
+            notices.append(f"Unknown variant '{raw}': expected standard or blitz. The standard rules are used.")
+            variant = "standard"
+        settings = Settings(kinds["white"], kinds["black"], variant, stored.delay)
+    if "delay" in params:
+        delay = _delay(params["delay"])
+        if delay is None:
+            notices.append(f"Unknown delay '{params['delay']}': expected milliseconds between computer moves.")
+        else:
+            settings = settings._replace(delay=delay)
+    return settings, notices
+
+
+def open_page(search: str = "", hash_: str = "", stored: Settings | None = None) -> PageSetup:
     """The game and players the page's URL asks for; never raises.
 
-    A bad value gives a notice and falls back to a fresh game or a human player.
+    A bad value gives a notice and falls back to a fresh game or a human player. When the
+    URL names no player and no variant, the ``stored`` settings (``localStorage``) apply.
     """
     params = read_params(search, hash_)
-    notices: list[str] = []
-    players = {}
-    for color in COLORS:
-        raw = params.get(color, "human")
-        kind = raw.strip().lower() or "human"
-        if kind not in PLAYER_KINDS:
-            notices.append(f"Unknown player '{raw}' for {color.capitalize()}: expected human or ai-1 to ai-5. "
-                           f"{color.capitalize()} is played by hand.")
-            kind = "human"
-        players[color] = kind
-    game = Game()
+    settings, notices = settings_from_params(params, stored or Settings())
+    players = settings.players
+    game = Game(settings.variant)  # type: ignore[arg-type]
     record, position = params.get("record", "").strip(), params.get("position", "").strip()
     if "record" in params and "position" in params and record and position:
         notices.append("The link gives both a record and a position: the record is used.")
@@ -87,22 +244,30 @@ def open_page(search: str = "", hash_: str = "") -> PageSetup:
     except (YinshError, ValueError) as exc:
         what = "record" if record else "position"
         notices.append(f"Could not open the {what} in the link ({_short(str(exc))}). A new game has started.")
-        game = Game()
-    return PageSetup(game, players, notices)
+        game = Game(settings.variant)  # type: ignore[arg-type]
+    if (record or position) and "variant" not in params:
+        settings = settings._replace(variant=game.variant)  # a new game goes on with the link's rules
+    return PageSetup(game, players, notices, settings)
 
 
-def game_url(path: str, players: dict[str, str], game: Game) -> str:
-    """The link that reopens ``game`` with the same players (for ``history.replaceState``).
+def game_url(path: str, players: dict[str, str], game: Game, settings: Settings | None = None) -> str:
+    """The link that reopens ``game`` with the same players (for ``history.replaceState``);
+    with ``settings``, their query (players, variant, pace) instead of ``players``.
 
     >>> g = Game(); _ = g.play("e3")
     >>> game_url("/index.html", {"white": "human", "black": "ai-2"}, g)
     '/index.html?black=ai-2#record=1.e3'
+    >>> game_url("/", {}, Game("blitz"), Settings("ai-1", "ai-1", "blitz", 0)).partition("#")[0]
+    '/?white=ai-1&black=ai-1&variant=blitz&delay=0'
     """
-    query = "&".join(f"{c}={_quote(players[c])}" for c in COLORS if players.get(c, "human") != "human")
+    if settings is not None:
+        query = settings.query()
+    else:
+        query = "&".join(f"{c}={_quote(players[c])}" for c in COLORS if players.get(c, "human") != "human")
     url = path + (f"?{query}" if query else "")
     if game.moves:
         url += "#record=" + _quote(game.record())
-    elif game.start_state != Game(game.variant).start_state or game.start_ply:
+    elif game.start_state != Game().start_state or game.start_ply:
         url += "#position=" + game.position()
     return url
 

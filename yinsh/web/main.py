@@ -6,30 +6,67 @@ attached once, to stable containers (event delegation survives every redraw), an
 let an exception escape: a wrong input gets a short hint, a bug a notice and a warning in
 the console, never a traceback.
 
+The computer player runs in a web worker (:mod:`yinsh.web.worker`), started after the page
+is interactive: the page sends it a position code and gets a move back as text, so the
+page stays responsive while it thinks. Every change of position bumps
+:attr:`Page.generation`; an answer about an older generation is discarded, never played.
+
 Testing hooks (DESIGN.md): ``<html data-yinsh-ready>`` once interactive; ``#board`` carries
-``data-record``, ``data-position``, ``data-phase`` and ``data-to-move`` after every change.
+``data-record``, ``data-position``, ``data-phase``, ``data-to-move`` and ``data-hint`` (the
+suggested move, or empty) after every change. ``<html data-ai>`` is ``starting`` while the
+worker boots for a request, ``thinking`` while a computer player searches, ``failed`` when
+the worker is unusable, else empty; ``data-ai-discarded`` counts the answers discarded
+because the position changed meanwhile. ``window.yinshAI`` is the worker's exports once it
+is up (``scripts/bench_ai_web.py`` calls ``bench`` through it).
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+
 try:
     from pyodide.ffi import create_proxy, jsnull
-    from pyscript import document, window
+    from pyscript import PyWorker, document, window
+    from pyscript import config as PYSCRIPT_CONFIG
 except ImportError:  # outside the browser: pytest still imports every module for its doctests
-    create_proxy = document = window = jsnull = None
+    create_proxy = document = window = jsnull = PyWorker = PYSCRIPT_CONFIG = None
 
 from ..board import parse_point, point_name
 from ..game import COLORS, Game
 from ..move import Move, parse_row
 from ..render import board_svg, nearest_point, point_xy, ring_icon_svg
 from ..state import RINGS_PER_PLAYER, pool
-from ..turn import Phase, Turn, result_text
-from . import ai_level, game_url, open_page
+from ..turn import Decision, Phase, Turn, result_text
+from . import (
+    DELAYS,
+    PLAYER_KINDS,
+    STORAGE_KEY,
+    VARIANTS,
+    Settings,
+    ai_level,
+    game_url,
+    open_page,
+    player_label,
+    settings_from_json,
+    settings_to_json,
+)
 
 __all__ = ["Page", "start"]
 
 DRAG_THRESHOLD_PX = 6
 POOL_WARNING = 10
+HINT_LEVEL = 3
+"""The level whose move the Hint button shows."""
+WORKER_URL = "./yinsh/web/worker.py"
+WORKER_BOOT_SECONDS = 120.0
+"""How long the worker may take to start before the page gives up on it."""
+ROW_MS = 650
+"""How long a row and its ring stay highlighted before a computer player removes them."""
+MOVE_MS = 700
+"""How long a computer's ring move shows (slide and flips) before its own rows are removed."""
+PLACE_MS = 250
+LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "intermediate", 4: "strong", 5: "strongest"}
 
 
 def _find(element, selector: str):
@@ -42,35 +79,460 @@ def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
+def _warn(what: str) -> None:
+    """A bug report in the console (a warning: the page itself shows a short notice)."""
+    import traceback  # only now: it is not cheap to import in the browser
+
+    window.console.warn(f"yinsh: {what}\n" + traceback.format_exc())
+
+
+class WorkerFailure(Exception):
+    """The computer player could not answer (the worker failed to start, or said why)."""
+
+
 class Page:
-    """The page's state: the game, the turn being built, and the DOM it draws into."""
+    """The page's state: the game, the turn being built, the players and the AI worker."""
 
     def __init__(self) -> None:
         self.root = document.documentElement
         self.board = document.getElementById("board")
         self.banner = document.getElementById("banner")
+        self.dialog = document.getElementById("new-game-dialog")
         self.proxies: list = []  # keep the event proxies alive
         self.drag: dict | None = None
         self.suppress_click = False
-        self.drawn_version = None
+        self.drawn_version: int | None = None
         self.hint_text = ""
         self.notices: list[str] = []
         self.shown: dict[str, object] = {}  # what the panel shows now, part by part
+        # the computer player
+        self.generation = 0
+        """Grows at every change of position or players: an AI answer for an older one is stale."""
+        self.ai = None
+        """The worker's exports once it is up."""
+        self.ai_boot: asyncio.Future | None = None
+        self.ai_failed = ""
+        """Why the worker is unusable, once it is."""
+        self.asking: int | None = None
+        """The generation a computer move is being searched for."""
+        self.starting = False
+        """Whether a request waits for the worker to start."""
+        self.suggesting: int | None = None
+        """The generation a hint is being searched for."""
+        self.suggestion: tuple[int, Move] | None = None
+        """The hint shown on the board, with the generation it is for."""
+        self.paused = False
+        """A game between two computers is paused (by the Pause button, or by Undo)."""
+        self.next_ai_at = 0.0
+        """When (``performance.now()``) a computer's move may be shown, at the earliest."""
+        self.animation = 0
+        """Grows whenever the board is redrawn: a computer move's staged drawing stops then."""
+        self.discarded = 0
+        self.seed = int(window.Math.random() * 1_000_000)
         self.open_from_url()
+
+    # ---------------------------------------------------------------- players
+
+    @property
+    def players(self) -> dict[str, str]:
+        return self.settings.players
+
+    def level_of(self, color: str) -> int | None:
+        return ai_level(self.players[color])
+
+    def ai_to_move(self) -> int | None:
+        """The level of the computer player to move now, if one is and it may move."""
+        if self.game.result is not None:
+            return None
+        return self.level_of(COLORS[self.game.state.turn])
+
+    def both_ai(self) -> bool:
+        return all(self.level_of(c) is not None for c in COLORS)
+
+    def name_of(self, color: str) -> str:
+        level = self.level_of(color)
+        return color.capitalize() + ("" if level is None else f" (AI {level})")
+
+    def stored_settings(self) -> Settings:
+        try:
+            return settings_from_json(window.localStorage.getItem(STORAGE_KEY) or None)
+        except Exception:  # storage can be switched off
+            return Settings()
+
+    def store_settings(self, settings: Settings) -> None:
+        try:
+            window.localStorage.setItem(STORAGE_KEY, settings_to_json(settings))
+        except Exception:
+            self.notices.append("This browser does not keep settings: the choice lasts for this page only.")
+
+    # ---------------------------------------------------------------- the game
 
     def open_from_url(self) -> None:
         """Open the game and players the URL asks for (at start, and when the hash changes)."""
-        setup = open_page(str(window.location.search), str(window.location.hash))
-        self.players = setup.players
+        setup = open_page(str(window.location.search), str(window.location.hash), self.stored_settings())
+        self.settings = setup.settings
         self.notices = list(setup.notices)
-        for color in COLORS:
-            level = ai_level(self.players[color])
-            if level is not None:
-                self.notices.append(f"Computer players arrive in a later version: {color.capitalize()} "
-                                    f"(level {level}) is played by hand for now.")
         self.game: Game = setup.game
         self.turn = Turn(self.game)
+        self.paused = False
+        self.changed()
         self._auto_moves()
+
+    def changed(self) -> None:
+        """The position or the players changed: answers about the old ones are stale now."""
+        self.generation += 1
+        self.suggestion = None
+        self.next_ai_at = 0.0
+
+    def _auto_moves(self) -> None:
+        """Play the moves nobody chooses (a pass when no ring can move), with a notice; then,
+        when a computer player is to move, ask the worker for its move."""
+        while self.turn.move is not None:
+            move = self.turn.move
+            if move.kind == "pass":
+                name = self.turn.name
+                self.notices.append(f"{name} has no ring that can move and passes.")
+            self.game.play(move)
+            self.turn = Turn(self.game)
+            self.changed()
+        self.ask_ai()
+
+    def after_decision(self, ring_moved_before, dragged: bool) -> None:
+        """Redraw after a click that changed the turn; play the move once it is complete."""
+        animate: bool | str = False
+        if self.turn.ring_move is not None and ring_moved_before is None:
+            animate = "flips" if dragged else True  # a dragged ring is already where it goes
+        move = self.turn.move
+        if move is not None:
+            self.notices = []
+            self.game.play(move)
+            if move.kind == "place":
+                animate = True
+            self.turn = Turn(self.game)
+            self.changed()
+            self._auto_moves()
+            self.save_url()
+        self.draw(animate=animate)
+
+    def new_game(self, settings: Settings | None = None) -> None:
+        """A fresh game, with ``settings`` (the dialog's choice) or the current ones."""
+        if settings is not None:
+            self.settings = settings
+        self.game = Game(self.settings.variant)  # type: ignore[arg-type]
+        self.turn = Turn(self.game)
+        self.notices = []
+        self.paused = False
+        self.seed = int(window.Math.random() * 1_000_000)
+        self.hint("")
+        self.changed()
+        self._auto_moves()
+        self.save_url()
+        self.draw()
+
+    def undo(self) -> None:
+        """Take back the turn being built, else the last move chosen by a person (and the
+        computer's answer to it); between two computers, the last move, and pause."""
+        if self.turn.reset():
+            self.hint("")
+            self.draw()
+            return
+        chosen = [m for m in self.game.moves if m.kind != "pass"]
+        if not chosen:
+            self.hint("Nothing to undo")
+            return
+
+        def take_back() -> None:
+            while self.game.moves and self.game.moves[-1].kind == "pass":  # never chosen: goes with the move before
+                self.game.undo()
+            if self.game.moves:
+                self.game.undo()
+
+        take_back()
+        if self.both_ai():
+            self.paused = True
+        else:  # back to a person's turn
+            while self.game.moves and self.ai_to_move() is not None:
+                take_back()
+        self.turn = Turn(self.game)
+        self.notices = []
+        self.hint("")
+        self.changed()
+        self._auto_moves()
+        self.save_url()
+        self.draw()
+
+    def save_url(self) -> None:
+        url = game_url(str(window.location.pathname), self.players, self.game, self.settings)
+        window.history.replaceState(None, "", url)
+
+    # ---------------------------------------------------------------- the computer player
+
+    def start_worker(self) -> None:
+        """Start the AI worker (once); it boots on its own thread while the page is used."""
+        if self.ai_boot is None:
+            self.ai_boot = asyncio.ensure_future(self._boot_worker())
+
+    async def _boot_worker(self):
+        """The worker's exports once it has started and answered ``hello``; ``None`` (and
+        :attr:`ai_failed` says why) if it could not start.
+
+        The worker gets the page's own file list and the self-hosted interpreter (an absolute
+        URL: a worker has no page to resolve against); ``sync_main_only`` because it never
+        touches the page, so it needs no SharedArrayBuffer and says nothing about it.
+        """
+        try:
+            files = dict(PYSCRIPT_CONFIG["files"])
+            interpreter = str(window.URL.new(PYSCRIPT_CONFIG["interpreter"], document.baseURI).href)
+            worker = PyWorker(WORKER_URL, type="pyodide", version=interpreter,
+                              config={"files": files, "sync_main_only": True})
+
+            async def ready():
+                await worker.ready
+                return worker.sync
+
+            exports = await asyncio.wait_for(ready(), WORKER_BOOT_SECONDS)
+            answer = json.loads(str(await exports.hello()))
+            if not answer.get("ok"):
+                raise WorkerFailure(answer.get("error", "no answer"))
+        except Exception as exc:
+            if not isinstance(exc, (WorkerFailure, asyncio.TimeoutError)):
+                _warn("the AI worker did not start")
+            late = isinstance(exc, asyncio.TimeoutError)
+            self.ai_failed = "it did not start in time" if late else "it could not start"
+            self.draw_status()
+            return None
+        self.ai = exports
+        window.yinshAI = exports
+        return exports
+
+    async def worker(self):
+        """The worker's exports, starting it if needed (the page says "AI starting…" meanwhile)."""
+        if self.ai is None and not self.ai_failed:
+            self.start_worker()
+            self.starting = True
+            self.draw_status()
+            try:
+                await asyncio.shield(self.ai_boot)
+            finally:
+                self.starting = False
+        if self.ai is None:
+            raise WorkerFailure(f"the computer player is unavailable: {self.ai_failed}")
+        return self.ai
+
+    def ask_ai(self) -> None:
+        """If a computer player is to move (and may), ask the worker for its move."""
+        if self.ai_to_move() is None or self.paused or self.asking == self.generation:
+            return
+        self.asking = self.generation
+        asyncio.ensure_future(self._play_ai(self.generation))
+
+    async def _play_ai(self, generation: int) -> None:
+        color = COLORS[self.game.state.turn]
+        level = self.level_of(color)
+        try:
+            ai = await self.worker()
+            if generation != self.generation:
+                return self._discard()
+            self.draw_status()
+            answer = json.loads(str(await ai.think(self.game.position(), level, self.seed + self.game.ply)))
+            if generation != self.generation:
+                return self._discard()
+            if not answer.get("ok"):
+                raise WorkerFailure(str(answer.get("error", "no answer")))
+            move = self.game.parse_move(str(answer["move"]))  # checked like any move
+            wait = self.next_ai_at - float(window.performance.now())
+            if wait > 0:  # the last move's animation and the viewer's chosen pause
+                await asyncio.sleep(wait / 1000)
+                if generation != self.generation:
+                    return self._discard()
+            self.asking = None
+            self.play_ai_move(move)
+        except Exception as exc:
+            if generation == self.generation:
+                self.asking = None
+                self.computer_failed(color, exc)
+        finally:
+            if self.asking == generation:
+                self.asking = None
+                self.draw_status()
+
+    def _discard(self) -> None:
+        """An answer for a position that has changed since: dropped, never played."""
+        self.discarded += 1
+        self.root.setAttribute("data-ai-discarded", str(self.discarded))
+
+    def computer_failed(self, color: str, exc: Exception) -> None:
+        """No traceback on the page: a notice, and the person plays that colour by hand."""
+        if not isinstance(exc, WorkerFailure):
+            _warn("the computer player failed")
+        reason = str(exc) if isinstance(exc, WorkerFailure) else "something went wrong"
+        self.notices.append(f"The computer could not move for {color.capitalize()} ({reason}). "
+                            f"{color.capitalize()} is played by hand now.")
+        self.settings = self.settings._replace(white="human") if color == "white" else \
+            self.settings._replace(black="human")
+        self.changed()
+        self.save_url()
+        self.draw()
+
+    def play_ai_move(self, move: Move) -> None:
+        """Play the computer's move, drawn in steps as a person's would be: the rows it removes
+        first, the ring move (sliding, markers flipping), then the rows it made."""
+        try:
+            frames = self.ai_frames(move)
+        except Exception:  # only the drawing in steps is lost: the move is played all the same
+            _warn("the computer's move could not be drawn in steps")
+            frames = []
+        self.game.play(move)
+        self.turn = Turn(self.game)
+        self.changed()
+        duration = sum(ms for _, ms in frames) or (PLACE_MS if move.kind == "place" else MOVE_MS)
+        if self.both_ai():
+            self.next_ai_at = float(window.performance.now()) + duration + self.settings.delay
+        self._auto_moves()
+        self.save_url()
+        if frames:
+            self.draw(board=False)
+            asyncio.ensure_future(self._show_frames(frames))
+        else:
+            self.draw(animate=move.kind != "pass")
+
+    def ai_frames(self, move: Move) -> list[tuple[dict, int]]:
+        """The steps of a computer's move with removals: ``board_svg`` arguments and how long
+        each shows (the last step, the position after the move, is the ordinary drawing)."""
+        if not move.before and not move.after:
+            return []
+        turn = Turn(self.game, auto_row=False)
+        frames: list[tuple[dict, int]] = []
+
+        def removal_frame(removal, last) -> None:
+            frames.append(({"position": turn.state, "rows": [removal.row], "selected_row": removal.row,
+                            "marked": [removal.ring], "last_move": last}, ROW_MS))
+            turn.choose(Decision("row", removal.row))
+            turn.choose(Decision("ring", removal.ring))
+
+        for removal in move.before:
+            removal_frame(removal, None)
+        last = None
+        if move.kind == "move" and move.source is not None and move.target is not None:
+            turn.choose(Decision("source", move.source))
+            turn.choose(Decision("target", move.target))
+            last = (move.source, move.target)
+            frames.append(({"position": turn.state, "last_move": last, "animate": True}, MOVE_MS))
+        for removal in move.after:
+            removal_frame(removal, last)
+        return frames
+
+    async def _show_frames(self, frames: list[tuple[dict, int]]) -> None:
+        token = self.animation = self.animation + 1
+        try:
+            for kwargs, ms in frames:
+                position = kwargs.pop("position")
+                self.board.innerHTML = board_svg(position, **kwargs)
+                await asyncio.sleep(ms / 1000)
+                if self.animation != token:
+                    return  # something redrew the board meanwhile: that drawing is the truth
+            self.draw()
+        except Exception:
+            _warn("drawing the computer's move failed")
+            self.draw()
+
+    def suggest(self) -> None:
+        """The Hint button: the move level 3 would play, marked on the board, not played."""
+        if self.game.result is not None:
+            self.hint("The game is over.")
+            return
+        if self.ai_to_move() is not None:
+            self.hint("It is the computer's turn.")
+            return
+        if self.suggestion is not None and self.suggestion[0] == self.generation:
+            return
+        if self.suggesting == self.generation:
+            return
+        self.suggesting = self.generation
+        self.draw_status()
+        asyncio.ensure_future(self._suggest(self.generation))
+
+    async def _suggest(self, generation: int) -> None:
+        try:
+            ai = await self.worker()
+            if generation != self.generation:
+                return self._discard()
+            answer = json.loads(str(await ai.think(self.game.position(), HINT_LEVEL, self.seed + self.game.ply)))
+            if generation != self.generation:
+                return self._discard()
+            if not answer.get("ok"):
+                raise WorkerFailure(str(answer.get("error", "no answer")))
+            move = self.game.parse_move(str(answer["move"]))
+            self.suggestion = (generation, move)
+            self.hint(f"Hint: {move} (what level {HINT_LEVEL} would play)")
+            self.draw()
+        except Exception as exc:
+            if not isinstance(exc, WorkerFailure):
+                _warn("the hint failed")
+            if generation == self.generation:
+                self.hint(f"No hint: {exc}" if isinstance(exc, WorkerFailure) else "No hint: something went wrong.")
+        finally:
+            if self.suggesting == generation:
+                self.suggesting = None
+            self.draw_status()
+
+    def suggested_points(self) -> list[int]:
+        """The points of the hint shown now: the ring and where it goes, the rings removed."""
+        if self.suggestion is None or self.suggestion[0] != self.generation:
+            return []
+        move = self.suggestion[1]
+        points = [r.ring for r in move.before + move.after]
+        points += [p for p in (move.source, move.target) if p is not None]
+        return points
+
+    # ---------------------------------------------------------------- the New game dialog
+
+    def open_dialog(self) -> None:
+        form = self.dialog.querySelector("form")
+        s = self.settings
+        form.elements.namedItem("white").value = s.white
+        form.elements.namedItem("black").value = s.black
+        for radio in form.querySelectorAll("input[name=variant]"):
+            radio.checked = radio.value == s.variant
+        delay = form.elements.namedItem("delay")
+        delay.value = str(min(DELAYS, key=lambda d: abs(d - s.delay)))
+        self.sync_dialog()
+        self.dialog.showModal()
+
+    def sync_dialog(self) -> None:
+        """The pace only matters when two computers play: show it then."""
+        form = self.dialog.querySelector("form")
+        both = all(str(form.elements.namedItem(c).value) != "human" for c in COLORS)
+        document.getElementById("setup-pace").hidden = not both
+
+    def dialog_settings(self) -> Settings:
+        form = self.dialog.querySelector("form")
+
+        def pick(name: str, allowed, default):
+            value = str(form.elements.namedItem(name).value)
+            return value if value in allowed else default
+
+        variant = next((str(r.value) for r in form.querySelectorAll("input[name=variant]") if r.checked), "standard")
+        delay = str(form.elements.namedItem("delay").value)
+        return Settings(
+            white=pick("white", PLAYER_KINDS, "human"),
+            black=pick("black", PLAYER_KINDS, "human"),
+            variant=variant if variant in VARIANTS else "standard",
+            delay=int(delay) if delay.isdigit() else self.settings.delay,
+        )
+
+    def on_dialog_click(self, event) -> None:
+        button = _find(event.target, "button[data-action]")
+        if button is None:
+            return
+        action = str(button.getAttribute("data-action"))
+        if action == "start-game":
+            settings = self.dialog_settings()
+            self.dialog.close()
+            self.store_settings(settings)
+            self.new_game(settings)
+        elif action == "cancel-dialog":
+            self.dialog.close()
 
     # ---------------------------------------------------------------- wiring
 
@@ -84,10 +546,8 @@ class Page:
             try:
                 handler(event)
             except Exception:  # a bug must never leave a traceback on the page
-                import traceback  # only now: it is not cheap to import in the browser
-
                 self.drag = None
-                window.console.warn("yinsh: " + traceback.format_exc())
+                _warn("a handler failed")
                 self.root.setAttribute("data-yinsh-error", "1")
                 self.hint("Something went wrong; the board has been redrawn.")
                 try:
@@ -105,76 +565,21 @@ class Page:
         self.listen(document, "keydown", self.on_key)
         self.listen(document.getElementById("panel"), "click", self.on_panel_click)
         self.listen(self.banner, "click", self.on_panel_click)
+        self.listen(self.dialog, "click", self.on_dialog_click)
+        self.listen(self.dialog, "change", lambda event: self.sync_dialog())
+        hint_button = document.querySelector("#panel button[data-action=hint]")
+        for event in ("pointerenter", "focus"):  # a hint is likely: get the worker going
+            self.listen(hint_button, event, lambda event: self.start_worker())
         self.listen(window, "hashchange", self.on_hash_change)
-
-    # ---------------------------------------------------------------- the game
-
-    def _auto_moves(self) -> None:
-        """Play the moves nobody chooses (a pass when no ring can move), with a notice.
-
-        This is also where a computer player will move: when ``self.players[to_move]`` is
-        ``ai-N``, send ``game.record()`` to the AI worker and play the move text it returns.
-        """
-        while self.turn.move is not None:
-            move = self.turn.move
-            if move.kind == "pass":
-                name = self.turn.name
-                self.notices.append(f"{name} has no ring that can move and passes.")
-            self.game.play(move)
-            self.turn = Turn(self.game)
-
-    def after_decision(self, ring_moved_before, dragged: bool) -> None:
-        """Redraw after a click that changed the turn; play the move once it is complete."""
-        animate: bool | str = False
-        if self.turn.ring_move is not None and ring_moved_before is None:
-            animate = "flips" if dragged else True  # a dragged ring is already where it goes
-        move = self.turn.move
-        if move is not None:
-            self.notices = []
-            self.game.play(move)
-            if move.kind == "place":
-                animate = True
-            self.turn = Turn(self.game)
-            self._auto_moves()
-            self.save_url()
-        self.draw(animate=animate)
-
-    def new_game(self) -> None:
-        self.game = Game()
-        self.turn = Turn(self.game)
-        self.notices = []
-        self.hint("")
-        self.save_url()
-        self.draw()
-
-    def undo(self) -> None:
-        if self.turn.reset():
-            self.hint("")
-            self.draw()
-            return
-        # a pass was never chosen: take it back together with the move before it
-        chosen = [m for m in self.game.moves if m.kind != "pass"]
-        if not chosen:
-            self.hint("Nothing to undo")
-            return
-        while self.game.moves[-1].kind == "pass":
-            self.game.undo()
-        self.game.undo()
-        self.turn = Turn(self.game)
-        self.notices = []
-        self.hint("")
-        self.save_url()
-        self.draw()
-
-    def save_url(self) -> None:
-        url = game_url(str(window.location.pathname), self.players, self.game)
-        window.history.replaceState(None, "", url)
 
     # ---------------------------------------------------------------- events
 
     def on_board_click(self, event) -> None:
         if self.suppress_click:  # the click that ends a drag
             self.suppress_click = False
+            return
+        if self.ai_to_move() is not None:
+            self.hint(f"{self.name_of(COLORS[self.game.state.turn])} is to move: wait for it.")
             return
         row_el = _find(event.target, "[data-row]")
         point_el = _find(event.target, "[data-point]")
@@ -218,8 +623,18 @@ class Page:
         action = str(button.getAttribute("data-action"))
         if action == "new-game":
             self.new_game()
+        elif action == "setup":
+            self.open_dialog()
         elif action == "undo":
             self.undo()
+        elif action == "hint":
+            self.suggest()
+        elif action == "pause":
+            self.paused = not self.paused
+            self.changed()  # a search under way is for a game that is now paused: drop it
+            if not self.paused:
+                self._auto_moves()
+            self.draw_status()
 
     # Dragging a ring: pointer events, so mouse, pen and touch alike. A press that never
     # moves further than DRAG_THRESHOLD_PX is left to the click handler.
@@ -227,7 +642,7 @@ class Page:
     def on_pointer_down(self, event) -> None:
         self.suppress_click = False
         self.drag = None
-        if event.button != 0 or self.turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING):
+        if event.button != 0 or self.turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING) or self.ai_to_move():
             return
         point_el = _find(event.target, "[data-point]")
         if point_el is None:
@@ -290,7 +705,8 @@ class Page:
             self.respond(self.turn.click_point(target), before, dragged=True)
             return
         if target is not None and target != drag["point"]:
-            self.hint(f"{point_name(drag['point'])}-{point_name(target)} is not a legal move: drop the ring on a lit point")
+            self.hint(f"{point_name(drag['point'])}-{point_name(target)} is not a legal move: "
+                      "drop the ring on a lit point")
         self.draw()
 
     def on_pointer_cancel(self, event) -> None:
@@ -331,34 +747,84 @@ class Page:
             return None  # the board has changed since the opponent's move: do not point at it
         return self.game.moves[-1] if self.game.moves else None
 
-    def draw(self, animate: bool | str = False) -> None:
-        """Redraw the board, then whatever part of the panel changed (DOM work is what costs)."""
+    def draw(self, animate: bool | str = False, board: bool = True) -> None:
+        """Redraw the board (unless a computer move is being drawn in steps), then whatever
+        part of the panel changed (DOM work is what costs)."""
         turn, game = self.turn, self.game
         over = game.result is not None
-        self.board.innerHTML = board_svg(turn.state, last_move=self.last_move(), animate=animate,
-                                         **turn.highlights())
+        if board:
+            self.animation += 1  # stops a computer move's staged drawing
+            highlights: dict = turn.highlights() if self.ai_to_move() is None else {}
+            self.board.innerHTML = board_svg(turn.state, last_move=self.last_move(), animate=animate,
+                                             marked=self.suggested_points(), **highlights)
         self.drawn_version = turn.version
-        board = self.board
+        board_el = self.board
         record = game.record()
         if self._changed("record", record):
-            board.setAttribute("data-record", record)
-            board.setAttribute("data-position", game.position())
-            board.setAttribute("data-result", game.result or "")
-        board.setAttribute("data-phase", turn.phase.value)
-        board.setAttribute("data-to-move", COLORS[turn.color])
+            board_el.setAttribute("data-record", record)
+            board_el.setAttribute("data-position", game.position())
+            board_el.setAttribute("data-result", game.result or "")
+        board_el.setAttribute("data-phase", turn.phase.value)
+        board_el.setAttribute("data-to-move", COLORS[turn.color])
+        suggestion = self.suggestion[1] if self.suggestion and self.suggestion[0] == self.generation else None
+        board_el.setAttribute("data-hint", str(suggestion) if suggestion else "")
         self.root.setAttribute("data-to-move", "" if over else COLORS[turn.color])
-        prompt = (result_text(game) or "") if over else turn.prompt
-        if self._changed("prompt", (prompt, turn.detail)):
-            document.getElementById("prompt").textContent = prompt
-            document.getElementById("detail").textContent = turn.detail
         if self._changed("notices", tuple(self.notices)):
             notices = document.getElementById("notices")
             notices.innerHTML = "".join(f"<p>{_esc(n)}</p>" for n in self.notices[-3:])
             notices.hidden = not self.notices
-        self.draw_players()
+        self.draw_status()
         self.draw_pool()
         self.draw_moves()
         self.draw_banner()
+
+    def draw_status(self) -> None:
+        """The prompt, the players, the AI state and the buttons: what changes while the
+        computer thinks (never the board, which may be showing a computer move in steps)."""
+        turn, game = self.turn, self.game
+        over = game.result is not None
+        level = self.ai_to_move()
+        mover = COLORS[turn.color]
+        thinking = level is not None and not self.paused and self.asking == self.generation
+        ai_state = ("starting" if self.starting else "thinking" if thinking or self.suggesting == self.generation
+                    else "failed" if self.ai_failed else "")
+        if self._changed("ai", ai_state):
+            self.root.setAttribute("data-ai", ai_state)
+        if over:
+            prompt, detail = result_text(game) or "", turn.detail
+        elif level is not None and self.paused:
+            prompt, detail = f"{self.name_of(mover)} to move: paused", "Press Resume to let the computers play on."
+        elif level is not None:
+            if self.starting:
+                prompt, detail = "AI starting…", f"{self.name_of(mover)} moves as soon as the computer player is up."
+            else:
+                prompt = f"{self.name_of(mover)} is thinking…"
+                detail = ("The board stays yours to look at; Undo takes back your last move."
+                          if not self.both_ai() else "Two computers play: Pause stops them, Undo takes back a move.")
+        else:
+            prompt, detail = turn.prompt, turn.detail
+            if self.starting and self.suggesting == self.generation:
+                detail = "AI starting… the hint comes as soon as the computer player is up."
+        if self._changed("prompt", (prompt, detail)):
+            document.getElementById("prompt").textContent = prompt
+            document.getElementById("detail").textContent = detail
+        self.draw_players(thinking)
+        self.draw_buttons(level)
+
+    def draw_buttons(self, level: int | None) -> None:
+        over = self.game.result is not None
+        busy = self.suggesting == self.generation
+        key = (over, level is None, busy, self.both_ai(), self.paused, bool(self.ai_failed))
+        if not self._changed("buttons", key):
+            return
+        hint = document.querySelector("#panel button[data-action=hint]")
+        hint.hidden = self.both_ai()  # nobody to give a hint to: Pause takes its place
+        hint.disabled = over or level is not None or bool(self.ai_failed)
+        hint.textContent = "Thinking…" if busy else "Hint"
+        hint.setAttribute("aria-busy", "true" if busy else "false")
+        pause = document.querySelector("#panel button[data-action=pause]")
+        pause.hidden = not self.both_ai() or over
+        pause.textContent = "Resume" if self.paused else "Pause"
 
     def _changed(self, part: str, value) -> bool:
         """Whether ``part`` of the panel must be redrawn to show ``value`` (and remember it)."""
@@ -367,18 +833,18 @@ class Page:
         self.shown[part] = value
         return True
 
-    def draw_players(self) -> None:
+    def draw_players(self, thinking: bool = False) -> None:
         s = self.turn.state
         active = None if self.game.result is not None else COLORS[self.turn.color]
         key = (s.white_score, s.black_score, s.white_rings.bit_count(), s.black_rings.bit_count(),
-               s.in_placement, s.rings_to_win, active, tuple(self.players.values()))
+               s.in_placement, s.rings_to_win, active, tuple(self.players.values()), thinking)
         if not self._changed("players", key):
             return
         for color, score in zip(COLORS, (s.white_score, s.black_score)):
             el = document.getElementById(f"player-{color}")
             el.classList.toggle("active", active == color)
-            level = ai_level(self.players[color])
-            el.querySelector(".kind").textContent = "by hand" if level is None else f"AI {level} (by hand for now)"
+            el.classList.toggle("thinking", thinking and active == color)
+            el.querySelector(".kind").textContent = player_label(self.players[color])
             need = s.rings_to_win
             rings = el.querySelector(".rings")
             rings.innerHTML = "".join(ring_icon_svg(color, filled=i < score) for i in range(need))
@@ -407,7 +873,7 @@ class Page:
         """The move list, numbered as in a record; new moves are appended, not redrawn."""
         game = self.game
         texts = [str(move) for move in game.moves]
-        shown = self.shown.get("moves")
+        shown: tuple | None = self.shown.get("moves")  # type: ignore[assignment]
         if shown == (game.start_ply, texts):
             return
         self.shown["moves"] = (game.start_ply, texts)
@@ -439,12 +905,15 @@ class Page:
 
 
 def start() -> Page:
-    """Build the page's state from the URL, draw it, listen, and flag ``data-yinsh-ready``."""
+    """Build the page's state from the URL, draw it, listen, and flag ``data-yinsh-ready``;
+    then start the AI worker if a computer plays (else it starts when first needed)."""
     page = Page()
     page.attach()
     page.draw()
-    if page.game.moves or page.game.ply:
+    if page.game.moves or page.game.ply or page.settings.query():
         page.save_url()
     page.root.setAttribute("data-yinsh-ready", "")
     window.performance.mark("yinsh:ready")
+    if any(page.level_of(c) is not None for c in COLORS):
+        page.start_worker()
     return page

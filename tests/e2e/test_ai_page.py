@@ -1,0 +1,390 @@
+"""The computer player in the page: a person against level 1 by clicks, the New game dialog,
+AI against AI, the Hint button, answers that arrive too late being dropped, and a failing
+worker leaving a notice, not a traceback.
+
+The AI runs in a web worker the page starts after it is interactive; the page tells what it
+is doing through ``<html data-ai>`` (``starting``, ``thinking`` or empty) and counts the
+answers it discarded in ``data-ai-discarded``. Every page here fails its test on a console
+error, an uncaught error, a request off the origin or the page's own guard catching a bug.
+Three tests share one page (and its worker: each boot costs seconds), switching game and
+players through the URL hash as a pasted link would.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import pytest
+
+from yinsh.board import WINDOWS, point_name
+from yinsh.game import Game
+from yinsh.move import Move, row_name
+
+ROOT = Path(__file__).resolve().parents[2]
+BOOT_TIMEOUT_MS = 60_000
+AI_TIMEOUT_MS = 60_000  # the first answer includes the worker's start (a second Pyodide)
+NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def boot(yinsh_page: Any, path: str) -> None:
+    """Open ``path`` and wait for ``data-yinsh-ready``, failing at once on a browser error."""
+    yinsh_page.open(path)
+    for _ in range(BOOT_TIMEOUT_MS // 100):
+        if yinsh_page.evaluate("document.documentElement.hasAttribute('data-yinsh-ready')"):
+            return
+        if yinsh_page.problems():
+            break
+        yinsh_page.wait_for_timeout(100)
+    pytest.fail(f"{path} did not become ready: {yinsh_page.problems() or 'timeout'}", pytrace=False)
+
+
+def save_screenshot(page: Any, name: str) -> None:
+    """A PNG in test-artifacts/ (as conftest's helper, without importing a conftest module)."""
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    page.wait_for_timeout(400)  # let the last move's animation finish
+    page.screenshot(path=str(ROOT / "test-artifacts" / f"{name}.png"), animations="disabled")
+
+
+def board(page: Any, name: str) -> str:
+    return page.get_attribute("#board", f"data-{name}") or ""
+
+
+def record(page: Any) -> str:
+    return board(page, "record")
+
+
+def plies(page: Any) -> int:
+    return len(Game.from_record(record(page)).moves)
+
+
+def check_guard(page: Any) -> None:
+    assert not page.evaluate("document.documentElement.hasAttribute('data-yinsh-error')"), \
+        "the page's guard caught an exception (see the console warning)"
+
+
+#: JavaScript: how many moves the board's record holds (tags and move numbers aside).
+MOVES_JS = "(b => b.dataset.record ? b.dataset.record.split(/\\s+/).filter(t => /^\\d+\\./.test(t)).length : 0)"
+
+
+def wait_for_person(page: Any, after: int) -> None:
+    """Wait until the computer has answered (the record is longer than ``after`` moves and a
+    person is to move again) or the game is over."""
+    page.wait_for_function(
+        """after => {
+            const b = document.getElementById('board'), html = document.documentElement;
+            const n = """ + MOVES_JS + """(b);
+            return b.dataset.result || (n > after && b.dataset.toMove === 'white' && !html.dataset.ai);
+        }""",
+        arg=after, timeout=AI_TIMEOUT_MS)
+
+
+def click_point(page: Any, name: str) -> None:
+    page.click(f'#board [data-point="{name}"]')
+
+
+def click_row(page: Any, row: str) -> None:
+    """Click the row where it shows: a point of the window that no other row covers."""
+    first, last = row.split("-")
+    window = next(w for w in WINDOWS if point_name(w[0]) == first and point_name(w[-1]) == last)
+    spot = page.evaluate(
+        """([row, names]) => {
+            for (const name of names) {
+                const r = document.querySelector(`#board [data-point="${name}"]`).getBoundingClientRect();
+                const x = r.x + r.width / 2, y = r.y + r.height / 2;
+                const hit = document.elementFromPoint(x, y);
+                if (hit && hit.closest('[data-row]') && hit.closest('[data-row]').dataset.row === row) return [x, y];
+            }
+            return null;
+        }""",
+        [row, [point_name(p) for p in window]],
+    )
+    assert spot is not None, f"the row {row} is not visible and clickable"
+    page.mouse.click(*spot)
+
+
+def play_by_clicks(page: Any, move: Move) -> None:
+    """The clicks a person makes for ``move`` (a lone row is chosen by the page itself)."""
+    def remove(removal) -> None:
+        rows = set(page.eval_on_selector_all("#board [data-row]", "els => els.map(e => e.dataset.row)"))
+        if row_name(removal.row) in rows and len(rows) > 1:
+            click_row(page, row_name(removal.row))
+        click_point(page, point_name(removal.ring))
+
+    for removal in move.before:
+        remove(removal)
+    if move.kind == "place":
+        click_point(page, point_name(move.target))
+    elif move.kind == "move":
+        click_point(page, point_name(move.source))
+        click_point(page, point_name(move.target))
+    for removal in move.after:
+        remove(removal)
+
+
+def assert_consistent(page: Any) -> Game:
+    """The board's record is a legal game and its position code is that game's."""
+    game = Game.from_record(record(page))
+    assert board(page, "position") == game.position()
+    return game
+
+
+# --------------------------------------------------------------------------- a shared page
+
+_nonce = itertools.count(1)
+
+
+class SharedPage:
+    """One page for several tests, recording what went wrong (as the ``yinsh_page`` fixture)."""
+
+    def __init__(self, browser: Any, base_url: str) -> None:
+        self.base_url = base_url
+        self.origin = _origin(base_url)
+        self.context = browser.new_context(viewport={"width": 1000, "height": 800})
+        self.problems: list[str] = []
+        self.context.on("request", self._on_request)
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.loaded = False
+
+    def _on_request(self, request: Any) -> None:
+        if urlsplit(request.url).scheme not in {"data", "blob", "about"} and _origin(request.url) != self.origin:
+            self.problems.append(f"off-origin request: {request.url}")
+
+    def show(self, fragment: str, expect: str) -> Any:
+        """Open ``#fragment`` (players, a record) as a pasted link; wait for ``expect`` on the board."""
+        fragment = f"n={next(_nonce)}&{fragment}"
+        if not self.loaded:
+            self.page.goto(f"{self.base_url}/index.html#{fragment}")
+            self.page.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=BOOT_TIMEOUT_MS)
+            self.loaded = True
+        else:
+            self.page.evaluate("f => { location.hash = f; }", fragment)
+        self.page.wait_for_function("r => document.getElementById('board').dataset.record === r", arg=expect)
+        return self.page
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+@pytest.fixture(scope="module")
+def shared(chromium_browser: Any, site_url: str):
+    page = SharedPage(chromium_browser, site_url)
+    yield page
+    page.context.close()
+
+
+@pytest.fixture
+def ai_page(shared: SharedPage):
+    """The shared page; the test fails on anything the browser or the page's guard reported."""
+    shared.problems.clear()
+    yield shared
+    problems = list(shared.problems)
+    if shared.loaded and shared.page.evaluate("document.documentElement.hasAttribute('data-yinsh-error')"):
+        problems.append("the page's guard caught an exception (see the console warning)")
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+# --------------------------------------------------------------------------- a person against level 1
+
+
+def test_person_against_level_1_by_clicks(ai_page):
+    page = ai_page.show("white=human&black=ai-1", expect="")
+    assert "AI 1" in page.inner_text("#player-black")
+    assert page.get_attribute("html", "data-ai") in ("", None)  # nothing asked of it yet
+    # the page was interactive before its worker was up (a second Pyodide takes seconds)
+    cold = not page.evaluate("window.yinshAI !== undefined")
+    rng = random.Random(7)
+    answers = 0
+    while answers < 8:  # five placements, then three ring moves, each answered by the computer
+        game = assert_consistent(page)
+        if game.result is not None:
+            break
+        assert game.to_move == "white"
+        legal = game.legal_moves()
+        quiet = [m for m in legal if not m.before and not m.after]
+        move = rng.choice(quiet or legal)
+        before = len(game.moves)
+        play_by_clicks(page, move)
+        if cold:  # asked to move before its worker is up: the page says so, and stays usable
+            seen = page.wait_for_function("""() => document.documentElement.dataset.ai === 'starting'
+                ? document.getElementById('prompt').textContent : window.yinshAI !== undefined && 'up'""",
+                                          timeout=AI_TIMEOUT_MS).json_value()
+            assert seen in ("AI starting…", "up")
+            cold = False
+        wait_for_person(page, before + 1)
+        game = assert_consistent(page)
+        assert str(game.moves[before]) == str(move)  # the person's move, as clicked
+        assert len(game.moves) >= before + 2 or game.result is not None
+        answers += 1
+        check_guard(page)
+    game = assert_consistent(page)
+    assert len(game.moves) >= 16 and not game.in_placement
+    assert "#record=" in page.url and "black=ai-1" in page.url
+    # the moves list shows the computer's moves like anyone's
+    assert page.locator("#moves li").count() == len(game.moves)
+    save_screenshot(page, "ai-level-1-mid-game")
+
+
+# --------------------------------------------------------------------------- the New game dialog
+
+
+def choose(page: Any, white: str, black: str, variant: str, delay: str) -> None:
+    page.click("#panel button[data-action=setup]")
+    dialog = page.locator("#new-game-dialog")
+    assert dialog.is_visible()
+    dialog.locator("select[name=white]").select_option(white)
+    dialog.locator("select[name=black]").select_option(black)
+    dialog.locator(f"input[name=variant][value={variant}]").check()
+    if delay is not None:
+        assert dialog.locator("#setup-pace").is_visible()  # only offered when two computers play
+        dialog.locator("select[name=delay]").select_option(delay)
+    dialog.locator("button[data-action=start-game]").click()
+    assert not dialog.is_visible()
+
+
+def test_new_game_dialog_persists_and_two_computers_play(yinsh_page):
+    page = yinsh_page.page
+    boot(yinsh_page, "/")
+    page.click("#panel button[data-action=setup]")
+    assert page.locator("#new-game-dialog select[name=white]").input_value() == "human"
+    assert not page.locator("#setup-pace").is_visible()  # human against human: no pace to choose
+    yinsh_page.screenshot_to_artifacts("new-game-dialog")
+    page.click("#new-game-dialog button[data-action=cancel-dialog]")
+
+    choose(page, "ai-1", "ai-1", "blitz", "0")
+    assert "white=ai-1&black=ai-1&variant=blitz&delay=0" in page.url
+    assert "AI 1" in page.inner_text("#player-white") and "AI 1" in page.inner_text("#player-black")
+    # nobody clicks: the two computers play the placements and on into the ring moves
+    page.wait_for_function(
+        f"() => {{ const b = document.getElementById('board'); return b.dataset.result || {MOVES_JS}(b) >= 14; }}",
+        timeout=AI_TIMEOUT_MS)
+    game = assert_consistent(page)
+    assert game.variant == "blitz" and len(game.moves) >= 14 or game.result is not None
+    assert page.locator("#panel button[data-action=pause]").is_visible()
+    page.click("#panel button[data-action=pause]")  # stop them before leaving
+    check_guard(page)
+
+    # the choice outlives the page: a bare URL (no parameter) opens with it (localStorage) and the
+    # URL shows it again
+    boot(yinsh_page, "/")
+    assert "white=ai-1&black=ai-1&variant=blitz&delay=0" in page.url
+    stored = page.evaluate("localStorage.getItem('yinsh:new-game')")
+    assert '"white":"ai-1"' in stored and '"variant":"blitz"' in stored
+    page.click("#panel button[data-action=pause]")
+    page.click("#panel button[data-action=setup]")
+    dialog = page.locator("#new-game-dialog")
+    assert dialog.locator("select[name=white]").input_value() == "ai-1"
+    assert dialog.locator("select[name=black]").input_value() == "ai-1"
+    assert dialog.locator("input[name=variant][value=blitz]").is_checked()
+    assert dialog.locator("select[name=delay]").input_value() == "0"
+    # back to a person against level 2, standard rules: the URL says so, nothing else moves
+    dialog.locator("select[name=white]").select_option("human")
+    dialog.locator("select[name=black]").select_option("ai-2")
+    dialog.locator("input[name=variant][value=standard]").check()
+    dialog.locator("button[data-action=start-game]").click()
+    assert page.url.endswith("/?black=ai-2")
+    assert record(page) == "" and "AI 2" in page.inner_text("#player-black")
+    assert not page.locator("#panel button[data-action=pause]").is_visible()
+    check_guard(page)
+
+
+# --------------------------------------------------------------------------- hint and stale answers
+
+
+def test_hint_marks_a_legal_move_without_playing_it(ai_page):
+    page = ai_page.show(f"white=human&black=human&record={quote(NOTATION_EXAMPLE)}", expect=NOTATION_EXAMPLE)
+    page.click("#panel button[data-action=hint]")
+    page.wait_for_function("document.getElementById('board').dataset.hint", timeout=AI_TIMEOUT_MS)
+    hint = board(page, "hint")
+    game = Game.from_record(NOTATION_EXAMPLE)
+    move = game.parse_move(hint)  # raises if it is not legal here
+    assert record(page) == NOTATION_EXAMPLE
+    marked = page.eval_on_selector_all("#board .yb-mark", "els => els.length")
+    assert marked == 2 and move.kind == "move"  # the ring and where it would go
+    assert hint in page.inner_text("#hint")
+    # the hint is gone once the position changes
+    click_point(page, point_name(move.source))
+    click_point(page, point_name(move.target))
+    page.wait_for_function("r => document.getElementById('board').dataset.record !== r", arg=NOTATION_EXAMPLE)
+    assert board(page, "hint") == "" and page.locator("#board .yb-mark").count() == 0
+    assert record(page) == f"{NOTATION_EXAMPLE} 11.{move}"
+    check_guard(page)
+
+
+def test_a_stale_answer_is_discarded(ai_page):
+    """Undo, then a new game by a pasted link, while the computer thinks: neither answer is
+    played (level 4 thinks for about two seconds)."""
+    start = f"{NOTATION_EXAMPLE} 11.h7-g7"
+    page = ai_page.page
+    discarded = int(page.get_attribute("html", "data-ai-discarded") or 0) if ai_page.loaded else 0
+    page = ai_page.show(f"white=human&black=ai-4&record={quote(start)}", expect=start)
+    page.wait_for_function("document.documentElement.dataset.ai === 'thinking'", timeout=AI_TIMEOUT_MS)
+    assert "thinking" in page.inner_text("#prompt")
+    # the page stays responsive while the worker searches: frames keep coming on the main thread
+    frames = page.evaluate("""() => new Promise(done => {
+        let n = 0; const t0 = performance.now();
+        const frame = () => { n++; if (performance.now() - t0 < 400) requestAnimationFrame(frame); else done(n); };
+        requestAnimationFrame(frame);
+    })""")
+    assert page.get_attribute("html", "data-ai") == "thinking"  # measured while it thought
+    assert frames >= 6, f"only {frames} animation frames in 0.4 s while the computer thought"
+    page.click("#panel button[data-action=undo]")  # takes back White's move: White to move again
+    assert record(page) == NOTATION_EXAMPLE
+    assert page.get_attribute("html", "data-ai") == ""
+    page.wait_for_function("n => document.documentElement.dataset.aiDiscarded === String(n)", arg=discarded + 1,
+                           timeout=AI_TIMEOUT_MS)
+    page.wait_for_timeout(300)
+    assert record(page) == NOTATION_EXAMPLE and board(page, "to-move") == "white"
+
+    # White moves again; while Black thinks, a link opens another game
+    click_point(page, "h7")
+    click_point(page, "g7")
+    page.wait_for_function("document.documentElement.dataset.ai === 'thinking'", timeout=AI_TIMEOUT_MS)
+    other = "1.e3 2.a5 3.b5"
+    page.evaluate("h => { location.hash = h; }", f"record={quote(other)}")  # the players stay
+    page.wait_for_function("r => document.getElementById('board').dataset.record === r", arg=other)
+    page.wait_for_function("n => document.documentElement.dataset.aiDiscarded === String(n)", arg=discarded + 2,
+                           timeout=AI_TIMEOUT_MS)
+    # the computer now answers in the new game (Black to move after 3 moves), not the old one
+    wait_for_person(page, 3)
+    game = assert_consistent(page)
+    assert [str(m) for m in game.moves[:3]] == ["e3", "a5", "b5"] and len(game.moves) == 4
+    check_guard(page)
+
+
+# --------------------------------------------------------------------------- a failing worker
+
+
+def test_a_failing_computer_leaves_a_notice_and_the_person_plays_on(yinsh_page):
+    """The worker answers with an error (here: its ``think`` is made to fail): a notice, no
+    traceback, and the colour is played by hand from then on."""
+    source = (ROOT / "yinsh" / "web" / "worker.py").read_text(encoding="utf-8")
+    broken = source.replace("        current = game_from_text(str(game))\n",
+                            "        raise ValueError('simulated failure')\n")
+    assert broken != source
+    yinsh_page.page.route("**/yinsh/web/worker.py", lambda route: route.fulfill(
+        status=200, body=broken, content_type="text/x-python; charset=utf-8"))
+    page = yinsh_page.page
+    boot(yinsh_page, "/?black=ai-2")
+    click_point(page, "e5")
+    page.wait_for_function("document.getElementById('notices').innerText.includes('could not move')",
+                           timeout=AI_TIMEOUT_MS)
+    notices = page.inner_text("#notices")
+    assert "simulated failure" in notices and "Black is played by hand now" in notices
+    assert "Traceback" not in page.inner_text("body")
+    assert "by hand" in page.inner_text("#player-black") and "black=" not in page.url
+    assert page.inner_text("#prompt") == "Black: place a ring on an empty point"
+    click_point(page, "e6")
+    page.wait_for_function("document.getElementById('board').dataset.record === '1.e5 2.e6'")
+    check_guard(page)

@@ -1,0 +1,89 @@
+"""The computer player, in a PyScript web worker: a position in, a move out, as text.
+
+The page starts this worker after it is interactive (``yinsh.web.main``) and calls the
+functions named in ``__export__``; every argument and every answer is a plain string or
+number, so the boundary needs no SharedArrayBuffer, no COOP/COEP headers and no service
+worker. Answers are JSON text, and no exception ever crosses the boundary: a failure is
+an answer too (``{"error": "..."}``), which the page shows as a notice.
+
+>>> import json
+>>> answer = json.loads(think("1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8", 1, 7, 0.05))
+>>> answer["ok"], answer["ply"], answer["move"] in {str(m) for m in game_from_text(
+...     "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8").legal_moves()}
+(True, 10, True)
+>>> json.loads(think("nonsense", 3))["ok"]
+False
+
+It imports only the rules core and :mod:`yinsh.ai` (never ``pyscript`` or ``js``), so it
+runs and is tested under CPython as well.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from time import perf_counter
+
+from yinsh.ai import think as _think
+from yinsh.game import Game
+from yinsh.web import game_from_text
+
+__all__ = ["hello", "think", "bench"]
+__export__ = ["hello", "think", "bench"]
+
+
+def _answer(**fields) -> str:
+    return json.dumps(fields, separators=(",", ":"))
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def hello() -> str:
+    """That the worker is up, and under which Python (the page's first call)."""
+    return _answer(ok=True, python=sys.version.split()[0], platform=sys.platform)
+
+
+def think(game: str, level: int = 3, seed: int = 0, seconds: float | None = None) -> str:
+    """The move ``level`` plays in ``game`` (a record or a position code), as JSON text.
+
+    ``{"ok": true, "move": "h7-g7", "ply": 10, "depth": 3, "value": 0.4, "nodes": 812,
+    "seconds": 0.41}`` (``ply``: the moves played before it, so that the page can tell an
+    answer about another position), or ``{"ok": false, "error": "..."}``.
+    ``seconds``, when given, overrides the level's time budget (benchmarks).
+    """
+    start = perf_counter()
+    try:
+        current = game_from_text(str(game))
+        if current.result is not None:
+            return _answer(ok=False, error="the game is over")
+        move, info = _think(current, int(level), None if seconds is None else float(seconds), int(seed))
+        return _answer(ok=True, move=str(move), ply=current.ply, depth=info["depth"],
+                       value=round(float(info["value"]), 3), nodes=info["nodes"],
+                       seconds=round(perf_counter() - start, 4))
+    except Exception as exc:  # noqa: BLE001 (the boundary: a failure is an answer, never a traceback)
+        return _answer(ok=False, error=_short(exc))
+
+
+def bench(positions: str, level: int = 3, seed: int = 0) -> str:
+    """Think time of ``level`` over position codes (one a line), measured here, as JSON.
+
+    ``{"ok": true, "seconds": [...], "depths": [...], "moves": [...]}``; used by
+    ``scripts/bench_ai_web.py`` to time the search where it really runs.
+    """
+    times: list[float] = []
+    depths: list[int] = []
+    moves: list[str] = []
+    try:
+        for code in str(positions).split():
+            current = Game.from_position(code)
+            start = perf_counter()
+            move, info = _think(current, int(level), None, int(seed))
+            times.append(round(perf_counter() - start, 5))
+            depths.append(info["depth"])
+            moves.append(str(move))
+        return _answer(ok=True, seconds=times, depths=depths, moves=moves, python=sys.version.split()[0])
+    except Exception as exc:  # noqa: BLE001
+        return _answer(ok=False, error=_short(exc), seconds=times)
