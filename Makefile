@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+DIST ?= dist
 
-.PHONY: setup play test bench chromium clean
+.PHONY: setup play test bench site serve-site bench-web chromium clean
 
 setup: $(VENV)/.installed static/vendor/.installed chromium
 
@@ -33,6 +34,18 @@ test: setup
 
 bench: $(VENV)/.installed
 	$(PY) -m yinsh bench
+
+# The self-contained site (docs/HOSTING.md): the page, the package, the runtime files it uses and
+# the offline copy, in $(DIST)/. Needs only the vendored runtime and Python >= 3.11.
+site: static/vendor/.installed
+	$(PYTHON) -m yinsh build-site $(DIST)
+
+serve-site: site
+	$(PYTHON) -m yinsh serve --root $(DIST) --port $(PORT)
+
+# Start-up of the built site next to a bare PyScript page, in headless Chromium (about 1 min).
+bench-web: setup
+	$(PY) scripts/bench_web.py $(BENCH_WEB_ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules static/vendor dist

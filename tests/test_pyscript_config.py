@@ -17,8 +17,8 @@ from yinsh.web import PLAYER_KINDS, ai_level, game_url, open_page, read_params
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "pyscript.toml"
-#: Modules the browser never imports: the command line, the static server, benchmarks, perft.
-NOT_IN_BROWSER = {"yinsh/__main__.py", "yinsh/serve.py", "yinsh/bench.py", "yinsh/perft.py"}
+#: Modules the browser never imports: the command line, the static server, the site builder, benchmarks, perft.
+NOT_IN_BROWSER = {"yinsh/__main__.py", "yinsh/serve.py", "yinsh/site.py", "yinsh/bench.py", "yinsh/perft.py"}
 
 
 def load_config() -> dict:

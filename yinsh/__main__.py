@@ -1,4 +1,4 @@
-"""The command line: ``yinsh replay``, ``perft``, ``bench``, ``match`` and ``serve``.
+"""The command line: ``yinsh replay``, ``perft``, ``bench``, ``match``, ``serve`` and ``build-site``.
 
 Run ``yinsh --help`` (or ``python -m yinsh --help``) for the list.
 """
@@ -89,6 +89,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_build_site(args: argparse.Namespace) -> int:
+    from .site import BuildError, build_site
+
+    try:
+        summary = build_site(args.dir, root=args.root, release=args.release)
+    except BuildError as exc:
+        print(f"yinsh build-site: {exc}", file=sys.stderr)
+        return 1
+    print(summary)
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="yinsh",
@@ -126,6 +138,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--root", default=".", help="the folder to serve (the repository or a built site)")
     p.set_defaults(run=_cmd_serve)
+
+    p = sub.add_parser("build-site", help="write the self-contained site (page, package, runtime, offline copy) to DIR")
+    p.add_argument("dir", nargs="?", default="dist",
+                   help="the folder to write (default: dist; replaced if it holds a site)")
+    p.add_argument("--root", default=None, help="the source checkout to build from (default: this package's)")
+    p.add_argument("--release", default="", help="a label mixed into the build id")
+    p.set_defaults(run=_cmd_build_site)
     return parser
 
 

@@ -6,19 +6,34 @@ well; this one just gets the MIME types right for Pyodide (``.mjs``, ``.wasm``) 
 (``.toml``, ``.py``) whatever the machine's ``/etc/mime.types`` says.
 
 The tests reuse :func:`make_server` (with ``port=0``) so they serve exactly like ``make play``.
+
+Caching (:func:`cache_control`): a file whose URL carries its version — a runtime directory
+renamed after its content by ``yinsh build-site`` (``static/vendor/pyodide-1a2b3c4d5e/``), or
+``?v=<hash>`` matching the file's SHA-256 — is ``immutable`` for a year; everything else is
+``no-cache`` (kept, but revalidated: a 304 when unchanged), so an edit always shows on reload.
+
+A development tree has no ``/sw.js``; if a built site served on the same port earlier left a
+service worker in the browser, that worker would keep serving the old site. This server
+answers ``/sw.js`` with a worker that removes itself (and its caches) and reloads the page.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import hashlib
 import http.server
+import io
+import os
+import re
+import socket
 import sys
 import threading
 import webbrowser
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
-__all__ = ["MIME_TYPES", "Handler", "make_server", "serve"]
+__all__ = ["MIME_TYPES", "IMMUTABLE", "REVALIDATE", "Handler", "cache_control", "make_server", "serve"]
 
 #: Explicit types for everything the site ships; anything else falls back to ``mimetypes``.
 MIME_TYPES: dict[str, str] = {
@@ -40,21 +55,138 @@ MIME_TYPES: dict[str, str] = {
 }
 
 
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+_VERSIONED_DIR = re.compile(r"/static/vendor/[^/]+-[0-9a-f]{10}/")
+_HASHES: dict[tuple[str, int, int], str] = {}
+_HASHES_LOCK = threading.Lock()
+
+#: Served as /sw.js where the folder has none: undoes a built site's service worker.
+KILL_SWITCH_SW = """\
+// No service worker here (a development tree): remove one a built site left on this origin.
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil((async () => {
+  for (const key of await caches.keys()) if (key.startsWith("yinsh:")) await caches.delete(key);
+  await self.registration.unregister();
+  for (const client of await self.clients.matchAll({type: "window"})) client.navigate(client.url);
+})()));
+"""
+
+
+def _sha256(path: str) -> str:
+    stat = os.stat(path)
+    key = (path, stat.st_mtime_ns, stat.st_size)
+    with _HASHES_LOCK:
+        if key in _HASHES:
+            return _HASHES[key]
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    with _HASHES_LOCK:
+        _HASHES[key] = digest
+    return digest
+
+
+def cache_control(url: str, file: str | None = None) -> str:
+    """The ``Cache-Control`` value for a request of ``url`` answered with ``file``.
+
+    ``immutable`` when the URL names the content: a renamed runtime directory, or a ``v``
+    query parameter that is a prefix of the file's SHA-256 (a stale ``v`` is not trusted).
+    """
+    parts = urlsplit(url)
+    if _VERSIONED_DIR.search(parts.path):
+        return IMMUTABLE
+    version = parse_qs(parts.query).get("v", [""])[0].lower()
+    if file and len(version) >= 8 and re.fullmatch(r"[0-9a-f]+", version):
+        try:
+            if _sha256(file).startswith(version):
+                return IMMUTABLE
+        except OSError:
+            pass
+    return REVALIDATE
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
-    """Serves files with :data:`MIME_TYPES`; ``quiet`` silences the per-request log."""
+    """Serves files with :data:`MIME_TYPES` and :func:`cache_control`; ``quiet`` silences the log.
+
+    ``cache_headers = False`` sends no ``Cache-Control`` (what a bare static server does).
+    """
 
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+    # Keep-alive: the page loads some 50 files; one TCP connection each (HTTP/1.0) costs time.
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # else a small body waits for the ACK of its headers (40 ms)
     quiet: bool = False
+    cache_headers: bool = True
+    _status: int = 0
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (base name)
         if not self.quiet:
             super().log_message(format, *args)
 
+    def send_response(self, code: int, message: str | None = None) -> None:
+        self._status = code
+        super().send_response(code, message)
+
+    def end_headers(self) -> None:
+        if self.cache_headers and self._status in (200, 304) and self.command in ("GET", "HEAD"):
+            file = self.translate_path(self.path)
+            self.send_header("Cache-Control", cache_control(self.path, file if os.path.isfile(file) else None))
+        super().end_headers()
+
+    def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
+        """Send a file with ``sendfile`` (the kernel copies; 9.6 MB of wasm at loopback speed)."""
+        if isinstance(source, io.BufferedReader) and outputfile is self.wfile:
+            try:
+                self.connection.sendfile(source)
+                return
+            except (OSError, ValueError, AttributeError):
+                if source.tell():  # a partial send cannot be resumed through the buffered path
+                    raise
+        super().copyfile(source, outputfile)
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        if urlsplit(self.path).path == "/sw.js" and not os.path.isfile(self.translate_path(self.path)):
+            body = KILL_SWITCH_SW.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            return io.BytesIO(body)
+        return super().send_head()
+
 
 class _Server(http.server.ThreadingHTTPServer):
-    """A threading server that ignores clients hanging up mid-response."""
+    """A threading server that ignores clients hanging up mid-response.
+
+    ``server_close()`` also closes the connections still open (kept alive by browsers), so a
+    stopped server really stops answering (the offline tests rely on it).
+    """
 
     daemon_threads = True
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self._connections: set[object] = set()
+        self._connections_lock = threading.Lock()
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def process_request(self, request, client_address):  # type: ignore[no-untyped-def]
+        with self._connections_lock:
+            self._connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request):  # type: ignore[no-untyped-def]
+        with self._connections_lock:
+            self._connections.discard(request)
+        super().shutdown_request(request)
+
+    def server_close(self) -> None:
+        super().server_close()
+        with self._connections_lock:
+            connections, self._connections = list(self._connections), set()
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)  # type: ignore[attr-defined]
+            except OSError:
+                pass
 
     def handle_error(self, request: object, client_address: object) -> None:
         if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
@@ -68,16 +200,20 @@ def make_server(
     *,
     host: str = "127.0.0.1",
     quiet: bool = False,
+    handler: type[Handler] = Handler,
+    cache_headers: bool = True,
 ) -> http.server.ThreadingHTTPServer:
     """Return a threading HTTP server bound to ``host:port`` (0 = any free port) serving ``root``.
 
     The caller runs it (``serve_forever()``, e.g. in a thread) and closes it
     (``shutdown()`` then ``server_close()``). ``server.server_address[1]`` is the bound port.
-    Raises ``OSError`` if the port is taken.
+    Raises ``OSError`` if the port is taken. ``handler`` may be a subclass of :class:`Handler`
+    (the web benchmark counts bytes with one); ``cache_headers=False`` leaves out ``Cache-Control``.
     """
     directory = str(Path(root).resolve())
-    handler = type("QuietHandler" if quiet else "Handler", (Handler,), {"quiet": quiet})
-    return _Server((host, port), functools.partial(handler, directory=directory))
+    handler_class = type("QuietHandler" if quiet else handler.__name__, (handler,),
+                         {"quiet": quiet, "cache_headers": cache_headers})
+    return _Server((host, port), functools.partial(handler_class, directory=directory))
 
 
 def serve(root: str | Path = ".", port: int = 8000, open_browser: bool = False) -> None:

@@ -1,0 +1,111 @@
+/* YINSH service worker: keeps one release of the site in Cache Storage, so that the game
+   (the page, the Python package, the runtime, the AI worker's files) starts without the network.
+
+   This file is a template. `yinsh build-site` (yinsh/site.py) writes dist/sw.js from it and fills
+   in RELEASE: the build id and every file of the release with its SHA-256. The development page
+   (index.html served from the repository) never registers a service worker.
+
+   - install: fetch every file of the release, check it against its SHA-256 (a host half-way
+     through a deploy can serve a mix of two releases: then the install fails, the browser
+     retries on a later visit and the previous release stays in use) and store it in one
+     cache named after the build, with the right MIME type whatever the host sent.
+   - fetch: the page and its files are answered from that cache; anything else goes to the
+     network. Only same-origin GET requests inside this worker's scope are answered.
+   - activate: a new release takes over once no tab runs the old one (the usual service worker
+     life cycle: a page never sees files of two releases), then deletes the caches of older
+     releases of this site, and only those.
+*/
+"use strict";
+
+const RELEASE = {"build": "dev", "files": []};  // [url relative to this script, sha256 prefix]: filled in by yinsh/site.py
+
+const SCOPE = new URL("./", self.location.href);
+const PREFIX = `yinsh:${SCOPE.pathname}:`;
+const CACHE = PREFIX + RELEASE.build;
+const PAGE = SCOPE.href;  // the page is kept under the URL people open: ./
+const TYPES = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  mjs: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  json: "application/json",
+  webmanifest: "application/manifest+json",
+  wasm: "application/wasm",
+  zip: "application/zip",
+  toml: "application/toml; charset=utf-8",
+  py: "text/x-python; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+};
+
+// The MIME type a file is kept with: by its name (a page for a directory), else as the host sent it.
+function typeOf(url, sent) {
+  const name = new URL(url).pathname.split("/").pop();
+  if (!name) return TYPES.html;
+  return TYPES[name.includes(".") ? name.split(".").pop().toLowerCase() : ""] || sent || "application/octet-stream";
+}
+
+async function sha256(buffer) {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function store(cache, url, expected) {
+  const key = new URL(url, self.location.href).href;
+  if (await cache.match(key)) return;  // a retried install keeps what it already checked
+  // The HTTP cache first (the page has just loaded most of these); if that copy is not the
+  // release's, straight from the host.
+  for (const mode of ["default", "reload"]) {
+    const response = await fetch(key, {cache: mode, credentials: "same-origin"});
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    const body = await response.arrayBuffer();
+    if ((await sha256(body)).startsWith(expected)) {
+      const type = typeOf(key, response.headers.get("Content-Type"));
+      await cache.put(key, new Response(body, {headers: {"Content-Type": type}}));
+      return;
+    }
+  }
+  throw new Error(`${url}: the host does not serve this release's file (a deploy in progress?)`);
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await Promise.all(RELEASE.files.map(([url, expected]) => store(cache, url, expected)));
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) {
+      if (key.startsWith(PREFIX) && key !== CACHE) await caches.delete(key);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data === "skip-waiting") self.skipWaiting();
+});
+
+async function answer(request, url) {
+  const cache = await caches.open(CACHE);
+  let hit;
+  if (request.mode === "navigate") {
+    // The game page, whatever its query (?white=human&black=ai-3) or hash.
+    if (url.pathname === SCOPE.pathname || url.pathname === SCOPE.pathname + "index.html") hit = await cache.match(PAGE);
+  } else {
+    hit = await cache.match(request, {ignoreVary: true});
+    // A name without a version (a file named from Python code): this release's copy.
+    if (!hit && !url.searchParams.has("v")) hit = await cache.match(request, {ignoreSearch: true, ignoreVary: true});
+  }
+  return hit || fetch(request);
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return;
+  event.respondWith(answer(request, url));
+});

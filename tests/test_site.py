@@ -1,0 +1,412 @@
+"""The built site (``yinsh build-site``, ``make site``): what goes in, how it is versioned, and
+what it refuses. The browser half is ``tests/e2e/test_built_site.py``.
+
+Most tests share one build of this checkout; the tests of derivation build small variants of
+it (a copy of the page and configs, the runtime linked in) so they never touch the checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import struct
+import threading
+import tomllib
+from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.request import urlopen
+
+import pytest
+
+from yinsh.game import Game
+from yinsh.render import board_svg
+from yinsh.serve import IMMUTABLE, KILL_SWITCH_SW, REVALIDATE, cache_control, make_server
+from yinsh.site import ICONS, BuildError, build_site, icon_pixels, png_pixels
+from yinsh.turn import Turn
+
+ROOT = Path(__file__).resolve().parents[1]
+VENDOR = ROOT / "static" / "vendor"
+
+needs_runtime = pytest.mark.skipif(
+    not (VENDOR / "pyodide" / "pyodide.mjs").is_file() or not (VENDOR / "pyscript" / "core.js").is_file(),
+    reason="static/vendor/ not made (make setup)",
+)
+
+
+def release_of(site: Path) -> dict:
+    m = re.search(r"^const RELEASE = (.*?);", (site / "sw.js").read_text(encoding="utf-8"), re.M)
+    assert m, "sw.js has no RELEASE"
+    return json.loads(m.group(1))
+
+
+def page_refs(html: str) -> list[str]:
+    return re.findall(r'\s(?:src|href|config)="([^"]+)"', html.split("<!-- board:begin")[0]) + re.findall(
+        r'\s(?:src|href|config)="([^"]+)"', html.split("<!-- board:end -->")[1])
+
+
+def local_path(site: Path, url: str, base: str = "") -> Path:
+    path = urlsplit(url).path
+    return (site / base / path).resolve()
+
+
+def fake_checkout(tmp: Path) -> Path:
+    """A copy of what the site is built from (the runtime linked, not copied)."""
+    root = tmp / "checkout"
+    root.mkdir()
+    for name in ("index.html", "pyscript.toml"):
+        shutil.copy(ROOT / name, root / name)
+    shutil.copytree(ROOT / "yinsh", root / "yinsh", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "static", root / "static", ignore=shutil.ignore_patterns("vendor"))
+    (root / "static" / "vendor").symlink_to(VENDOR)
+    return root
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory):
+    if not (VENDOR / "pyodide" / "pyodide.mjs").is_file():
+        pytest.skip("static/vendor/ not made (make setup)")
+    out = tmp_path_factory.mktemp("site") / "dist"
+    summary = build_site(out)
+    return out, summary
+
+
+# --------------------------------------------------------------------------- the page
+
+
+@needs_runtime
+class TestPage:
+    def test_static_board_is_the_renderers(self, site):
+        out, _ = site
+        html = (out / "index.html").read_text(encoding="utf-8")
+        m = re.search(r"<!-- board:begin[^>]*-->\n(.*?)<!-- board:end -->", html, re.S)
+        game = Game()
+        assert m and m.group(1).strip() == board_svg(game, **Turn(game).highlights())
+
+    def test_every_reference_is_local_and_versioned(self, site):
+        out, _ = site
+        html = (out / "index.html").read_text(encoding="utf-8")
+        refs = page_refs(html)
+        assert refs
+        for url in refs:
+            assert url.startswith("./"), url
+            target = local_path(out, url)
+            assert target.is_file(), f"{url} is not in the site"
+            if "/static/vendor/" in "/" + url:
+                assert re.match(r"\./static/vendor/(pyodide|pyscript)-[0-9a-f]{10}/", url), url
+            else:
+                version = re.search(r"\?v=([0-9a-f]{10})$", url)
+                assert version, f"{url} carries no ?v=<hash>"
+                import hashlib
+
+                assert hashlib.sha256(target.read_bytes()).hexdigest().startswith(version.group(1)), url
+
+    def test_built_page_registers_the_service_worker_and_the_dev_page_does_not(self, site):
+        out, summary = site
+        built = (out / "index.html").read_text(encoding="utf-8")
+        assert 'navigator.serviceWorker.register("./sw.js")' in built
+        assert f'<meta name="yinsh-build" content="{summary.build}">' in built
+        dev = (ROOT / "index.html").read_text(encoding="utf-8")
+        assert "serviceWorker" not in dev and "<!-- service-worker" in dev
+        head = built.split("</head>")[0]
+        assert 'rel="manifest"' in head and 'rel="apple-touch-icon"' in head and 'name="theme-color"' in head
+
+    def test_board_css_is_regenerated(self, site):
+        from yinsh.render import BOARD_CSS
+
+        out, _ = site
+        assert (out / "static/css/board.css").read_text(encoding="utf-8").endswith(BOARD_CSS)
+
+
+# --------------------------------------------------------------------------- what goes in
+
+
+@needs_runtime
+class TestContents:
+    def test_runtime_is_just_what_the_page_loads(self, site):
+        out, _ = site
+        (pyodide,) = (out / "static/vendor").glob("pyodide-*")
+        assert sorted(p.name for p in pyodide.iterdir()) == [
+            "pyodide-lock.json", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.mjs", "python_stdlib.zip"]
+        (pyscript,) = (out / "static/vendor").glob("pyscript-*")
+        names = {p.name for p in pyscript.iterdir()}
+        assert {"core.js", "LICENSE"} <= names and any(n.startswith("core-") for n in names)
+        assert any(n.startswith("toml-") for n in names), "the TOML parser reads pyscript.toml"
+        for unused in ("codemirror", "xterm", "zip-", "pyodide_graph", "index-", "mpy-", "service-worker", "storage"):
+            assert not any(n.startswith(unused) for n in names), f"{unused}* is never loaded by the page"
+        lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
+        assert lock["packages"] == {} and lock["info"]["python"].startswith("3.")
+
+    def test_no_source_maps_and_nothing_from_node_modules(self, site):
+        out, _ = site
+        for path in out.rglob("*"):
+            assert not path.name.endswith(".map"), path
+            assert "node_modules" not in path.parts
+            if path.suffix in (".js", ".mjs", ".css", ".html"):
+                assert b"sourceMappingURL" not in path.read_bytes(), path
+
+    def test_configs_keep_their_files_and_name_the_shipped_interpreter(self, site):
+        out, _ = site
+        source = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))
+        built = tomllib.loads((out / "pyscript.toml").read_text(encoding="utf-8"))
+        assert built["files"] == source["files"], "[files] is shipped exactly as written"
+        assert re.fullmatch(r"\./static/vendor/pyodide-[0-9a-f]{10}/pyodide\.mjs", built["interpreter"])
+        assert (out / built["interpreter"]).is_file()
+        for url in built["files"]:
+            assert (out / url).is_file(), url
+        assert {k: v for k, v in built.items() if k != "interpreter"} == {
+            k: v for k, v in source.items() if k != "interpreter"}
+
+    def test_python_files_named_in_code_ship(self, site):
+        out, _ = site
+        main = (ROOT / "yinsh/web/main.py").read_text(encoding="utf-8")
+        for name in re.findall(r"""["'](\./[\w/]+\.py)["']""", main):
+            assert (out / name).is_file(), name
+
+    def test_service_worker_keeps_every_file_the_page_loads(self, site):
+        out, summary = site
+        release = release_of(out)
+        assert release["build"] == summary.build
+        urls = {url for url, _ in release["files"]}
+        import hashlib
+
+        for url, digest in release["files"]:
+            path = out / "index.html" if url == "./" else local_path(out, url)
+            assert len(digest) == 32 and hashlib.sha256(path.read_bytes()).hexdigest().startswith(digest), url
+        kept = {str(local_path(out, u).relative_to(out.resolve())) if u != "./" else "index.html" for u in urls}
+        for f in summary.files:
+            install_icon = f.path.startswith("static/icons/")  # fetched when the app is installed, online
+            if f.kind != "meta" and not install_icon:
+                assert f.path in kept, f"{f.path} is not kept for offline use"
+            assert f.cached == (f.path in kept), f.path
+        assert "sw.js" not in kept and "build.json" not in kept and "static/icons/icon-512.png" not in kept
+        assert any(u.startswith("./yinsh/web/") for u in urls)
+
+    def test_summary_and_build_info(self, site):
+        out, summary = site
+        info = json.loads((out / "build.json").read_text(encoding="utf-8"))
+        assert info["build"] == summary.build and set(info["files"]) == {f.path for f in summary.files}
+        assert summary.gzip_size < summary.size < 20e6
+        text = str(summary)
+        assert summary.build in text and "runtime" in text and "package" in text
+        assert (out / ".nojekyll").is_file()
+
+    def test_manifest_and_icons(self, site):
+        out, _ = site
+        (manifest_url,) = re.findall(r'rel="manifest" href="([^"]+)"', (out / "index.html").read_text())
+        manifest_path = local_path(out, manifest_url)
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        assert manifest["name"] == "YINSH" and manifest["display"] == "standalone"
+        assert manifest["start_url"] == "../" and manifest["theme_color"].startswith("#")
+        sizes = {}
+        for icon in manifest["icons"]:
+            path = (manifest_path.parent / urlsplit(icon["src"]).path).resolve()
+            assert path.is_file() and "?v=" in icon["src"], icon
+            if icon["type"] == "image/png":
+                width, height = struct.unpack(">II", path.read_bytes()[16:24])
+                assert icon["sizes"] == f"{width}x{height}"
+                sizes.setdefault(icon["purpose"], set()).add(width)
+        assert {192, 512} <= sizes["any"] and {192, 512} <= sizes["maskable"]
+
+
+# --------------------------------------------------------------------------- versions
+
+
+@needs_runtime
+class TestVersions:
+    def test_same_sources_same_build(self, site, tmp_path):
+        out, summary = site
+        again = build_site(tmp_path / "again")
+        assert again.build == summary.build
+        assert [(f.path, f.sha256) for f in again.files] == [(f.path, f.sha256) for f in summary.files]
+        relabelled = build_site(tmp_path / "again", release="next")  # replaces the previous build there
+        assert relabelled.build != summary.build
+        assert relabelled.url_map == summary.url_map
+
+    def test_a_changed_module_changes_the_build_not_the_runtime(self, site, tmp_path):
+        _, summary = site
+        root = fake_checkout(tmp_path)
+        with open(root / "yinsh" / "game.py", "a", encoding="utf-8") as f:
+            f.write("\n# a new release\n")
+        changed = build_site(tmp_path / "out", root=root)
+        assert changed.build != summary.build
+        runtime = {k: v for k, v in changed.url_map.items() if k.startswith("static/vendor/")}
+        assert runtime == {k: v for k, v in summary.url_map.items() if k.startswith("static/vendor/")}
+        before = {f.path: f.sha256 for f in summary.files}
+        after = {f.path: f.sha256 for f in changed.files}
+        differ = {p for p in after if after[p] != before.get(p)}
+        assert differ == {"yinsh/game.py", "index.html", "sw.js"}  # the page: its build id
+
+    def test_output_folder_is_replaced_only_if_it_is_a_site(self, site, tmp_path):
+        precious = tmp_path / "precious"
+        precious.mkdir()
+        (precious / "notes.txt").write_text("mine")
+        with pytest.raises(BuildError, match="not a site built by yinsh"):
+            build_site(precious)
+        assert (precious / "notes.txt").read_text() == "mine"
+        with pytest.raises(BuildError, match="holds the sources"):
+            build_site(ROOT)
+        empty = tmp_path / "empty"
+        empty.mkdir()
+        build_site(empty)
+        assert (empty / "index.html").is_file()
+
+
+# --------------------------------------------------------------------------- derivation
+
+
+@needs_runtime
+class TestDerivation:
+    """A page that gains a worker, a config, a stylesheet image or an editor ships them."""
+
+    def test_additions_to_the_page_are_shipped(self, tmp_path):
+        root = fake_checkout(tmp_path)
+        (root / "extra").mkdir()
+        (root / "extra" / "worker.py").write_text('DATA = "./extra/openings.json"\n')
+        (root / "extra" / "openings.json").write_text('{"e3": 1}\n')
+        (root / "extra" / "knot.png").write_bytes(b"\x89PNG fake")
+        (root / "worker.toml").write_text(
+            'interpreter = "./static/vendor/pyodide/pyodide.mjs"\n[files]\n"./extra/worker.py" = "./extra/"\n')
+        (root / "extra" / "extra.css").write_text('.x { background: url("knot.png"); }\n')
+        html = (root / "index.html").read_text(encoding="utf-8")
+        html = html.replace("</head>", '  <link rel="stylesheet" href="./extra/extra.css">\n</head>')
+        html = html.replace("</body>", '<script type="py" worker name="x" src="./extra/worker.py" '
+                                       'config="./worker.toml"></script>\n</body>')
+        (root / "index.html").write_text(html, encoding="utf-8")
+        out = tmp_path / "out"
+        summary = build_site(out, root=root)
+        for path in ("extra/worker.py", "worker.toml", "extra/openings.json", "extra/extra.css", "extra/knot.png"):
+            assert (out / path).is_file(), path
+        built = (out / "index.html").read_text(encoding="utf-8")
+        assert re.search(r'src="\./extra/worker\.py\?v=[0-9a-f]{10}" config="\./worker\.toml\?v=[0-9a-f]{10}"', built)
+        css = (out / "extra" / "extra.css").read_text()
+        assert re.search(r'url\("knot\.png\?v=[0-9a-f]{10}"\)', css)
+        worker_config = tomllib.loads((out / "worker.toml").read_text())
+        assert worker_config["interpreter"] == summary.url_map["static/vendor/pyodide/pyodide.mjs"]
+        urls = {u for u, _ in release_of(out)["files"]}
+        assert "./extra/openings.json" in urls and any(u.startswith("./worker.toml?v=") for u in urls)
+
+    def test_plugins_a_config_turns_off_are_left_out(self, tmp_path):
+        root = fake_checkout(tmp_path)
+        config = (root / "pyscript.toml").read_text(encoding="utf-8")
+        (root / "pyscript.toml").write_text('plugins = ["!py-editor", "!py-game", "!py-terminal", "!donkey"]\n' + config)
+        build_site(tmp_path / "out", root=root)
+        (pyscript,) = (tmp_path / "out/static/vendor").glob("pyscript-*")
+        names = {p.name.rsplit("-", 1)[0] for p in pyscript.iterdir()}
+        assert not {"py-editor", "py-game", "py-terminal", "donkey"} & names
+        assert {"error", "deprecations-manager", "toml"} <= names
+
+    def test_an_editor_brings_its_chunks(self, tmp_path):
+        root = fake_checkout(tmp_path)
+        html = (root / "index.html").read_text(encoding="utf-8")
+        (root / "index.html").write_text(
+            html.replace("</body>", '<script type="py-editor" config="./pyscript.toml">print(1)</script>\n</body>'))
+        build_site(tmp_path / "out", root=root)
+        (pyscript,) = (tmp_path / "out/static/vendor").glob("pyscript-*")
+        names = {p.name for p in pyscript.iterdir()}
+        assert any(n.startswith("codemirror") for n in names) and not any(n.startswith("xterm") for n in names)
+
+    @pytest.mark.parametrize("change, message", [
+        (('<link rel="icon"', '<script src="https://cdn.example.org/x.js"></script><link rel="icon"'),
+         "outside the site"),
+        (('<link rel="icon"', '<link rel="stylesheet" href="/static/css/yinsh.css"><link rel="icon"'),
+         "relative URL"),
+        (('<link rel="icon"', '<link rel="stylesheet" href="./static/css/missing.css"><link rel="icon"'),
+         "does not exist"),
+        (("<!-- board:begin", "<!-- nothing"), "board:begin"),
+    ])
+    def test_refusals(self, tmp_path, change, message):
+        root = fake_checkout(tmp_path)
+        html = (root / "index.html").read_text(encoding="utf-8")
+        (root / "index.html").write_text(html.replace(*change, 1), encoding="utf-8")
+        with pytest.raises(BuildError, match=message):
+            build_site(tmp_path / "out", root=root)
+        assert not (tmp_path / "out").exists()
+
+    def test_packages_and_cdn_interpreters_are_refused(self, tmp_path):
+        root = fake_checkout(tmp_path)
+        config = (root / "pyscript.toml").read_text(encoding="utf-8")
+        (root / "pyscript.toml").write_text('packages = ["numpy"]\n' + config)
+        with pytest.raises(BuildError, match="standard library only"):
+            build_site(tmp_path / "out", root=root)
+        (root / "pyscript.toml").write_text(re.sub(r"(?m)^interpreter = .*$", "", config))
+        with pytest.raises(BuildError, match="no interpreter"):
+            build_site(tmp_path / "out", root=root)
+
+
+# --------------------------------------------------------------------------- icons, serving, CLI, CI
+
+
+def test_icons_are_the_drawing():
+    for name in ("icon-192.png", "maskable-192.png", "apple-touch-icon.png"):
+        size, full_bleed = ICONS[name]
+        width, height, rows = png_pixels((ROOT / "static/icons" / name).read_bytes())
+        assert (width, height) == (size, size)
+        assert rows == icon_pixels(size, full_bleed), f"static/icons/{name} is stale: python -m yinsh.site --icons"
+    for name in ("icon-512.png", "maskable-512.png"):
+        assert struct.unpack(">II", (ROOT / "static/icons" / name).read_bytes()[16:24]) == (512, 512)
+    corner = icon_pixels(48, False)[1:5]
+    assert corner[3] == 0, "an 'any' icon is a disc on transparency"
+    assert icon_pixels(48, True)[4] == 255, "a maskable icon fills its square"
+
+
+def test_cache_headers(tmp_path):
+    (tmp_path / "a.css").write_text("a{}")
+    import hashlib
+
+    digest = hashlib.sha256(b"a{}").hexdigest()
+    assert cache_control("/static/vendor/pyodide-0123456789/pyodide.mjs") == IMMUTABLE
+    assert cache_control("/static/vendor/pyodide/pyodide.mjs") == REVALIDATE
+    assert cache_control(f"/a.css?v={digest[:10]}", str(tmp_path / "a.css")) == IMMUTABLE
+    assert cache_control("/a.css?v=0000000000", str(tmp_path / "a.css")) == REVALIDATE  # a stale version
+    assert cache_control("/index.html", str(tmp_path / "a.css")) == REVALIDATE
+
+
+def test_server_headers_and_stale_service_worker(tmp_path):
+    (tmp_path / "index.html").write_text("<!doctype html>")
+    server = make_server(tmp_path, 0, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        with urlopen(base + "/") as r:
+            assert r.headers["Cache-Control"] == REVALIDATE
+        with urlopen(base + "/sw.js") as r:  # no sw.js here: one that removes a stale one
+            assert r.read().decode() == KILL_SWITCH_SW and "javascript" in r.headers["Content-Type"]
+        (tmp_path / "sw.js").write_text("// the site's own")
+        with urlopen(base + "/sw.js") as r:
+            assert r.read() == b"// the site's own"
+    finally:
+        server.shutdown()
+        server.server_close()
+    bare = make_server(tmp_path, 0, quiet=True, cache_headers=False)
+    threading.Thread(target=bare.serve_forever, daemon=True).start()
+    try:
+        with urlopen(f"http://127.0.0.1:{bare.server_address[1]}/") as r:
+            assert r.headers["Cache-Control"] is None
+    finally:
+        bare.shutdown()
+        bare.server_close()
+
+
+@needs_runtime
+def test_command_line(tmp_path, capsys):
+    from yinsh.__main__ import main
+
+    assert main(["build-site", str(tmp_path / "dist")]) == 0
+    assert "build " in capsys.readouterr().out and (tmp_path / "dist" / "sw.js").is_file()
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "x").write_text("x")
+    assert main(["build-site", str(tmp_path / "mine")]) == 1
+    assert "refusing" in capsys.readouterr().err
+
+
+def test_pages_workflow_and_makefile():
+    workflow = (ROOT / ".github/workflows/pages.yml").read_text(encoding="utf-8")
+    for needed in ("branches: [main]", "pages: write", "id-token: write", "actions/checkout@v",
+                   "actions/setup-python@v", "actions/setup-node@v", "make site", "actions/upload-pages-artifact@v",
+                   "path: dist", "actions/deploy-pages@v", "name: github-pages", "needs: build"):
+        assert needed in workflow, needed
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^site:.*\n\t.*-m yinsh build-site \$\(DIST\)", makefile, re.M)
+    assert re.search(r"^bench-web:.*\n\t.*scripts/bench_web\.py", makefile, re.M)
+    assert "docs/HOSTING.md" in makefile and (ROOT / "docs/HOSTING.md").is_file()
