@@ -56,3 +56,18 @@ def test_usage_errors_exit_2():
     with pytest.raises(SystemExit) as info:
         main(["perft"])
     assert info.value.code == 2
+
+
+def test_diagram_writes_a_standalone_svg(tmp_path, capsys):
+    out = tmp_path / "d.svg"
+    record = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8 11.h7-g7"
+    assert main(["diagram", "--record", record, "--highlight", "e4,e3-e7", "--size", "320", "-o", str(out)]) == 0
+    svg = out.read_text()
+    assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg and 'width="320"' in svg
+    assert 'data-row="e3-e7"' in svg and "<style" in svg
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_diagram_refuses_a_bad_highlight(tmp_path, capsys):
+    assert main(["diagram", "--position", "Y1A6L", "--highlight", "z9", "-o", str(tmp_path / "d.svg")]) == 1
+    assert "cannot highlight 'z9'" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""The command line: ``yinsh replay``, ``perft``, ``bench``, ``match``, ``serve`` and ``build-site``.
+"""The command line: ``yinsh replay``, ``perft``, ``bench``, ``match``, ``serve``, ``diagram`` and ``build-site``.
 
 Run ``yinsh --help`` (or ``python -m yinsh --help``) for the list.
 """
@@ -89,6 +89,16 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_diagram(args: argparse.Namespace) -> int:
+    from .diagram import diagram_svg
+
+    game = _read_game(args)
+    svg = diagram_svg(game, highlight=(args.highlight or "").split(","), size=args.size, title=args.title)
+    Path(args.output).write_text(svg + "\n", encoding="utf-8")
+    print(f"wrote {args.output} ({len(svg):,} bytes)")
+    return 0
+
+
 def _cmd_build_site(args: argparse.Namespace) -> int:
     from .site import BuildError, build_site
 
@@ -138,6 +148,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--root", default=".", help="the folder to serve (the repository or a built site)")
     p.set_defaults(run=_cmd_serve)
+
+    p = sub.add_parser("diagram", help="write a position as a standalone SVG picture")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--record", help="a record (text or file): the position after its last move")
+    where.add_argument("--position", help="a position code")
+    p.add_argument("--highlight", help="points and rows to point out, e.g. e4,e5,e3-e7")
+    p.add_argument("--size", type=int, help="the width in pixels")
+    p.add_argument("--title", help="the picture's accessible name")
+    p.add_argument("-o", "--output", required=True, help="the SVG file to write")
+    p.set_defaults(run=_cmd_diagram)
 
     p = sub.add_parser("build-site", help="write the self-contained site (page, package, runtime, offline copy) to DIR")
     p.add_argument("dir", nargs="?", default="dist",
