@@ -33,7 +33,7 @@ test: setup
 	$(PY) -m pytest
 
 bench: $(VENV)/.installed
-	$(PY) -m yinsh bench
+	$(PY) -m yinsh bench --ai
 
 # The self-contained site (docs/HOSTING.md): the page, the package, the runtime files it uses and
 # the offline copy, in $(DIST)/. Needs only the vendored runtime and Python >= 3.11.
