@@ -251,7 +251,7 @@ def summary(samples: dict) -> dict:
         for name, values in figures.items():
             if values and isinstance(values[0], (int, float)):
                 entry[name] = {"median": statistics.median(values), "min": min(values), "max": max(values),
-                               "n": len(values)}
+                               "n": len(values), "values": [round(v, 1) for v in values]}
             else:
                 entry[name] = values[-1] if name != "downloads" else sorted({v for vs in values for v in vs})
         out[key] = entry

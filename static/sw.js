@@ -53,10 +53,12 @@ async function sha256(buffer) {
 async function store(cache, url, expected) {
   const key = new URL(url, self.location.href).href;
   if (await cache.match(key)) return;  // a retried install keeps what it already checked
+  // The page is kept under ./ but read as ./index.html (not every host maps a folder to it).
+  const source = key === PAGE ? new URL("./index.html", SCOPE).href : key;
   // The HTTP cache first (the page has just loaded most of these); if that copy is not the
   // release's, straight from the host.
   for (const mode of ["default", "reload"]) {
-    const response = await fetch(key, {cache: mode, credentials: "same-origin"});
+    const response = await fetch(source, {cache: mode, credentials: "same-origin"});
     if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
     const body = await response.arrayBuffer();
     if ((await sha256(body)).startsWith(expected)) {

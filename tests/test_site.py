@@ -289,7 +289,8 @@ class TestDerivation:
     def test_plugins_a_config_turns_off_are_left_out(self, tmp_path):
         root = fake_checkout(tmp_path)
         config = (root / "pyscript.toml").read_text(encoding="utf-8")
-        (root / "pyscript.toml").write_text('plugins = ["!py-editor", "!py-game", "!py-terminal", "!donkey"]\n' + config)
+        plugins = 'plugins = ["!py-editor", "!py-game", "!py-terminal", "!donkey"]\n'
+        (root / "pyscript.toml").write_text(plugins + config)
         build_site(tmp_path / "out", root=root)
         (pyscript,) = (tmp_path / "out/static/vendor").glob("pyscript-*")
         names = {p.name.rsplit("-", 1)[0] for p in pyscript.iterdir()}

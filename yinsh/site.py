@@ -311,7 +311,6 @@ class _Builder:
         self.root = root
         self.sources: set[str] = set()  # every file of the checkout that ships
         self.configs: dict[str, _Config] = {}
-        self.inline_configs: list[_Config] = []
         self.features: set[str] = set()
         self.excluded_plugins: set[str] = set()
         self.runtime_entries: dict[str, set[str]] = {}  # vendor dir → files named from outside
@@ -374,9 +373,7 @@ class _Builder:
                         data = json.loads(value)
                     except ValueError as exc:
                         raise BuildError(f"{PAGE}: an inline config is not valid JSON: {exc}") from exc
-                    config = _Config(None, data)
-                    self.inline_configs.append(config)
-                    self.add_config(config, f"{PAGE} (inline config)")
+                    self.add_config(_Config(None, data), f"{PAGE} (inline config)")
                     continue
                 path = _resolve(value, "", f"{PAGE} <{tag} {name}>")
                 if path:

@@ -1,6 +1,7 @@
 """The built site (``yinsh build-site``) in the browser, served alone from its own folder.
 
-- a game by clicks (placements and a ring move), with every request answered by the site
+- a game by clicks (placements and a ring move), the folder served by Python's plain
+  ``http.server`` (any static server will do), with every request answered by the site
   itself: no 404, no source map, nothing off the origin;
 - offline: after a first visit the service worker holds the release; with the server stopped
   and the browser offline, a reload gives a playable page and the AI answers a move;
@@ -13,6 +14,8 @@ another never disturbs the rest.
 
 from __future__ import annotations
 
+import functools
+import http.server
 import re
 import threading
 import time
@@ -50,10 +53,14 @@ SW_STATE = """async () => {
 class Site:
     """A built site served from its folder by ``yinsh.serve`` on a port of its own."""
 
-    def __init__(self, directory: Path, release: str = "") -> None:
+    def __init__(self, directory: Path, release: str = "", *, plain: bool = False) -> None:
         self.directory = directory
         self.summary = build_site(directory, release=release)
-        self.server = make_server(directory, 0, quiet=True)
+        if plain:  # the standard library's server: its own MIME types, no cache headers
+            handler = functools.partial(_QuietPlainHandler, directory=str(directory))
+            self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        else:
+            self.server = make_server(directory, 0, quiet=True)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
@@ -67,6 +74,11 @@ class Site:
             self.server.shutdown()
             self.server.server_close()
             self.running = False
+
+
+class _QuietPlainHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
 
 
 class Recorder:
@@ -144,7 +156,15 @@ def context(chromium_browser: Any) -> Iterator[Any]:
         context.close()
 
 
-def test_built_site_alone_plays_a_game(site: Site, context: Any) -> None:
+def test_built_site_alone_plays_a_game(tmp_path: Path, context: Any) -> None:
+    site = Site(tmp_path / "dist", plain=True)
+    try:
+        _play_a_game(site, context)
+    finally:
+        site.stop()
+
+
+def _play_a_game(site: Site, context: Any) -> None:
     recorder = Recorder(context, site.url)
     page = recorder.page()
     # The board is drawn by the HTML itself, before Python: the renderer's empty board.
