@@ -52,7 +52,7 @@ class TestPyscriptToml:
 
     def test_every_module_of_the_package_is_mapped(self):
         missing = sorted(package_modules() - set(mapped_files()))
-        assert not missing, f"add to [files] in pyscript.toml: " + ", ".join(f'"./{m}" = "./{PurePosixPath(m).parent}/"' for m in missing)
+        assert not missing, "add to [files] in pyscript.toml: " + ", ".join(f'"./{m}" = "./{PurePosixPath(m).parent}/"' for m in missing)
 
     def test_every_mapped_file_exists_and_keeps_its_path(self):
         for source, dest in mapped_files().items():

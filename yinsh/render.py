@@ -25,7 +25,8 @@ coordinates (the page uses them for dragging).
 
 from __future__ import annotations
 
-from typing import Any, Final, Iterable
+from typing import Any, Final
+from collections.abc import Iterable
 
 from .board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, STEPS, WINDOWS, parse_point
 from .move import Move, parse_row, row_name
