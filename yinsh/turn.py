@@ -36,7 +36,7 @@ from enum import StrEnum
 from typing import Final, NamedTuple
 
 from . import state as st
-from .board import BIT, WINDOWS, line_step, point_name
+from .board import BIT, WINDOWS, line_step, parse_point, point_name  # noqa: F401 (parse_point: doctests)
 from .game import COLORS, Game
 from .move import Move, Removal, row_name
 from .state import State
