@@ -19,8 +19,9 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 import pytest
+from clicks import click_point, row_spot
 
-from yinsh.board import WINDOWS, point_name
+from yinsh.board import point_name
 from yinsh.game import Game
 from yinsh.move import Move, row_name
 
@@ -85,26 +86,8 @@ def wait_for_person(page: Any, after: int) -> None:
         arg=after, timeout=AI_TIMEOUT_MS)
 
 
-def click_point(page: Any, name: str) -> None:
-    page.click(f'#board [data-point="{name}"]')
-
-
 def click_row(page: Any, row: str) -> None:
-    """Click the row where it shows: a point of the window that no other row covers."""
-    first, last = row.split("-")
-    window = next(w for w in WINDOWS if point_name(w[0]) == first and point_name(w[-1]) == last)
-    spot = page.evaluate(
-        """([row, names]) => {
-            for (const name of names) {
-                const r = document.querySelector(`#board [data-point="${name}"]`).getBoundingClientRect();
-                const x = r.x + r.width / 2, y = r.y + r.height / 2;
-                const hit = document.elementFromPoint(x, y);
-                if (hit && hit.closest('[data-row]') && hit.closest('[data-row]').dataset.row === row) return [x, y];
-            }
-            return null;
-        }""",
-        [row, [point_name(p) for p in window]],
-    )
+    spot = row_spot(page, row)
     assert spot is not None, f"the row {row} is not visible and clickable"
     page.mouse.click(*spot)
 
