@@ -213,6 +213,7 @@ def test_person_against_level_1_by_clicks(ai_page):
         check_guard(page)
     game = assert_consistent(page)
     assert len(game.moves) >= 16 and not game.in_placement
+    assert page.evaluate("document.documentElement.hasAttribute('data-yinsh-ai-ready')")
     assert "#record=" in page.url and "black=ai-1" in page.url
     # the moves list shows the computer's moves like anyone's
     assert page.locator("#moves li").count() == len(game.moves)

@@ -16,8 +16,9 @@ Testing hooks (DESIGN.md): ``<html data-yinsh-ready>`` once interactive; ``#boar
 suggested move, or empty) after every change. ``<html data-ai>`` is ``starting`` while the
 worker boots for a request, ``thinking`` while a computer player searches, ``failed`` when
 the worker is unusable, else empty; ``data-ai-discarded`` counts the answers discarded
-because the position changed meanwhile. ``window.yinshAI`` is the worker's exports once it
-is up (``scripts/bench_ai_web.py`` calls ``bench`` through it).
+because the position changed meanwhile. Once the worker is up, ``<html>`` carries
+``data-yinsh-ai-ready`` and ``window.yinshAI`` is its exports (``scripts/bench_ai_web.py`` calls
+``bench`` through it).
 """
 
 from __future__ import annotations
@@ -303,6 +304,7 @@ class Page:
             return None
         self.ai = exports
         window.yinshAI = exports
+        document.documentElement.setAttribute("data-yinsh-ai-ready", "")
         return exports
 
     async def worker(self):
