@@ -1,7 +1,7 @@
 /* YINSH service worker: keeps one release of the site in Cache Storage, so that the game
    (the page, the Python package, the runtime, the AI worker's files) starts without the network.
 
-   This file is a template. `yinsh build-site` (yinsh/site.py) writes dist/sw.js from it and fills
+   This file is a template. `yinsh build-site` (yinsh/site/) writes dist/sw.js from it and fills
    in RELEASE: the build id and every file of the release with its SHA-256. The development page
    (index.html served from the repository) never registers a service worker.
 
@@ -17,7 +17,7 @@
 */
 "use strict";
 
-const RELEASE = {"build": "dev", "files": []};  // [url relative to this script, sha256 prefix]: filled in by yinsh/site.py
+const RELEASE = {"build": "dev", "files": []};  // [url relative to this script, sha256 prefix]: filled in by yinsh/site/
 
 const SCOPE = new URL("./", self.location.href);
 const PREFIX = `yinsh:${SCOPE.pathname}:`;

@@ -18,7 +18,8 @@ from yinsh.web import PLAYER_KINDS, ai_level, game_url, open_page, read_params
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "pyscript.toml"
 #: Modules the browser never imports: the command line, the static server, the site builder, benchmarks, perft.
-NOT_IN_BROWSER = {"yinsh/__main__.py", "yinsh/serve.py", "yinsh/site.py", "yinsh/bench.py", "yinsh/perft.py"}
+NOT_IN_BROWSER = {"yinsh/__main__.py", "yinsh/serve.py", "yinsh/bench.py", "yinsh/perft.py"}
+NOT_IN_BROWSER_PACKAGES = ("yinsh/site/",)
 
 
 def load_config() -> dict:
@@ -39,7 +40,7 @@ def package_modules() -> set[str]:
     return {
         p.relative_to(ROOT).as_posix()
         for p in (ROOT / "yinsh").rglob("*.py")
-        if "__pycache__" not in p.parts
+        if "__pycache__" not in p.parts and not p.relative_to(ROOT).as_posix().startswith(NOT_IN_BROWSER_PACKAGES)
     } - NOT_IN_BROWSER
 
 

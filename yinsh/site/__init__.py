@@ -1,0 +1,54 @@
+"""Build the self-contained static site: ``yinsh build-site [DIR]`` (``make site``), ``dist/`` by default.
+
+The result is one folder that any static server can host (GitHub Pages, a USB stick served on
+``http://localhost``, an intranet): the page, the Python package, the static files and only
+the runtime files the page loads, with no source map, no ``node_modules`` and no request
+leaving the origin. It is read from a source checkout (``index.html`` at its root) and made
+with the standard library only.
+
+What goes in is *derived*, never listed here, so a new script, worker or config added to the
+page is shipped without touching this module:
+
+- ``index.html``: every ``src``/``href``/``config`` of a resource tag (scripts, styles,
+  preloads, icons, the manifest), and the PyScript configs named by ``config=``;
+- each PyScript config: its ``interpreter`` (the self-hosted runtime), its ``[files]``,
+  ``[[fetch]]`` and ``[js_modules.*]``; a ``packages`` list is refused (the page uses the
+  standard library only);
+- the Python files shipped: string literals naming a ``.py``, ``.toml`` or ``.json`` file of
+  the site (``PyWorker("./yinsh/web/worker.py", config="./worker.toml")``);
+- the manifest's icons and the stylesheets' ``url(…)``;
+- the runtime under ``static/vendor/<name>/``: from the files the page names, every static
+  ``import`` and every sibling file a module names (``pyodide.mjs`` names
+  ``pyodide.asm.wasm``, ``python_stdlib.zip``, …), and of PyScript's lazily imported
+  chunks only those the page can reach (its plugins, the TOML parser; not the editor,
+  terminal or package-graph chunks unless the page uses them).
+
+Versions, so that a new release is never mixed with a cached old one:
+
+- each runtime directory is renamed after a hash of its content
+  (``static/vendor/pyodide-1a2b3c4d5e/``), so it can be cached forever (``yinsh.serve``
+  sends ``immutable`` for it);
+- every other file the page, a config or the manifest names gets ``?v=<hash>`` in that
+  reference (the file keeps its name, so Python code that names a file keeps working);
+- ``pyodide-lock.json`` keeps its ``info`` and loses its package list (the page installs
+  no package), and source-map comments are dropped from the runtime's scripts;
+- the service worker (``sw.js``, written from the template ``static/sw.js``) stores one
+  release per cache, every file checked against the SHA-256 listed in it, and serves the
+  page and its files from that cache: a page is only ever served with the files of its own
+  release. PyScript's ``[files]`` keys are left exactly as written.
+
+``index.html``'s static board (between ``<!-- board:begin`` and ``<!-- board:end -->``) and
+``static/css/board.css`` are regenerated from :mod:`yinsh.render`, so a release never ships a
+stale drawing; the registration of the service worker and a ``<meta name="yinsh-build">``
+replace the ``<!-- service-worker … -->`` marker in ``<head>`` (the development page never
+registers one). :func:`write_icons` redraws the PNG icons of ``static/icons/``.
+"""
+
+from __future__ import annotations
+
+from .build import SiteFile, SiteSummary, build_site
+from .common import DEFAULT_OUT, ROOT, BuildError
+from .icons import ICONS, icon_pixels, png, png_pixels, write_icons
+
+__all__ = ["BuildError", "SiteFile", "SiteSummary", "build_site", "write_icons", "png", "png_pixels", "icon_pixels",
+           "ICONS", "ROOT", "DEFAULT_OUT"]

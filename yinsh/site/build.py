@@ -1,0 +1,354 @@
+"""Write the site: contents, versioned references, the page, the service worker, build.json."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import posixpath
+import re
+import shutil
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from .collect import Collector, manifest_images
+from .common import (
+    BOARD_CSS_HEADER,
+    BOARD_CSS_PATH,
+    BUILD_INFO,
+    CSS_URL,
+    DEFAULT_OUT,
+    NEVER_SHIPPED,
+    PAGE,
+    PYSCRIPT_KEYS,
+    RESOURCE_ATTRS,
+    ROOT,
+    VENDOR,
+    BuildError,
+    StartTags,
+    gzip_size,
+    relative,
+    resolve,
+    set_attr,
+    sha256,
+    strip_source_map,
+    toml_or_json,
+    trim_lock,
+)
+from .offline import registration, service_worker
+
+_INTERPRETER_LINE = re.compile(r"""^(\s*interpreter\s*=\s*)(["'])(.*?)\2""", re.M)
+_SW_MARKER = re.compile(r"[ \t]*<!-- service-worker\b.*?-->\n?", re.S)
+_BOARD = re.compile(r"(<!-- board:begin[^>]*-->\n)(.*?)(<!-- board:end -->)", re.S)
+
+
+@dataclass(frozen=True)
+class SiteFile:
+    """One file of the built site."""
+
+    path: str
+    """Its path inside the site folder (POSIX)."""
+    url: str
+    """How the page (and the service worker) fetch it, relative to the site root."""
+    kind: str
+    """``page``, ``runtime``, ``package`` (Python), ``config``, ``static`` or ``meta``."""
+    size: int
+    gzip_size: int
+    """Its size compressed as a gzip-compressing host sends it (level 6)."""
+    sha256: str
+    cached: bool
+    """Whether the service worker keeps it (everything but ``sw.js``, licences, ``build.json``)."""
+
+
+@dataclass
+class SiteSummary:
+    """What :func:`build_site` wrote (``str()`` is the report ``yinsh build-site`` prints)."""
+
+    out_dir: Path
+    build: str
+    files: list[SiteFile]
+    url_map: dict[str, str] = field(default_factory=dict)
+    """Source path (relative to the checkout) → its URL in the site, for every renamed or versioned file."""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return sum(f.size for f in self.files)
+
+    @property
+    def gzip_size(self) -> int:
+        return sum(f.gzip_size for f in self.files)
+
+    def file(self, path: str) -> SiteFile:
+        return next(f for f in self.files if f.path == path)
+
+    def __str__(self) -> str:
+        groups: dict[str, list[SiteFile]] = {}
+        for f in self.files:
+            groups.setdefault(f.kind, []).append(f)
+        lines = [f"site {self.out_dir} (build {self.build}): {len(self.files)} files, "
+                 f"{self.size / 1e6:.2f} MB, {self.gzip_size / 1e6:.2f} MB gzip"]
+        for kind in ("page", "config", "package", "static", "runtime", "meta"):
+            items = groups.get(kind, [])
+            if items:
+                lines.append(f"  {kind:8} {len(items):3} files {sum(f.size for f in items) / 1e3:10.1f} kB"
+                             f" {sum(f.gzip_size for f in items) / 1e3:10.1f} kB gzip")
+        kept = [f for f in self.files if f.cached]
+        lines.append(f"  kept offline by sw.js (what a first visit loads): {len(kept)} files, "
+                     f"{sum(f.size for f in kept) / 1e6:.2f} MB, {sum(f.gzip_size for f in kept) / 1e6:.2f} MB gzip")
+        lines += [f"  warning: {w}" for w in self.warnings]
+        return "\n".join(lines)
+
+
+def _versioned(url: str, target: str, base_dir: str, urls: dict[str, str], hashes: dict[str, str]) -> str:
+    """How a file refers to ``target`` in the site: the runtime's renamed directory, or ``?v=``."""
+    parts = urlsplit(url)
+    fragment = "#" + parts.fragment if parts.fragment else ""
+    if target in urls and not urls[target].startswith("./" + target + "?"):
+        return relative(urls[target].removeprefix("./"), base_dir) + fragment
+    query = (parts.query + "&" if parts.query else "") + "v=" + hashes[target][:10]
+    return parts.path + "?" + query + fragment
+
+
+def _rewrite_page(html: str, builder: Collector, urls: dict[str, str], hashes: dict[str, str],
+                  rewrite_config: Any) -> str:
+    tags = StartTags(html).tags
+    out, last = [], 0
+    for tag, attrs, offset, raw in tags:
+        new = raw
+        for name in RESOURCE_ATTRS.get(tag, ()):
+            value = attrs.get(name)
+            if value is None:
+                continue
+            if tag == "script" and name == "config" and value.lstrip().startswith("{"):
+                new = set_attr(new, name, json.dumps(rewrite_config(json.loads(value)), separators=(",", ":")))
+                continue
+            target = resolve(value, "", PAGE)
+            if target:
+                new = set_attr(new, name, _versioned(value, target, "", urls, hashes))
+        if new != raw:
+            if html[offset:offset + len(raw)] != raw:
+                raise BuildError(f"{PAGE}: could not locate the tag {raw[:60]!r} to rewrite it")
+            out.append(html[last:offset])
+            out.append(new)
+            last = offset + len(raw)
+    out.append(html[last:])
+    return "".join(out)
+
+
+def _board_markup() -> str:
+    from ..game import Game
+    from ..render import board_svg
+    from ..turn import Turn
+
+    game = Game()
+    return board_svg(game, **Turn(game).highlights())  # type: ignore[arg-type]
+
+
+
+def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = None,
+               release: str = "") -> SiteSummary:
+    """Write the self-contained site into ``out_dir`` (replacing a previous build there).
+
+    ``root`` is the source checkout (default: the one this package lives in). ``release``
+    is mixed into the build id (two builds of the same files otherwise share it). Raises
+    :class:`BuildError` when the page names a missing file, a URL off its origin, a package
+    or no self-hosted interpreter, or when ``out_dir`` holds something that is not a site.
+    """
+    root = Path(root or ROOT).resolve()
+    out = Path(out_dir).resolve()
+    if not (root / PAGE).is_file():
+        raise BuildError(f"no {PAGE} in {root}: build-site needs a source checkout of yinsh")
+    if out == root or root.is_relative_to(out):
+        raise BuildError(f"the site cannot be written into {out}: it holds the sources")
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / BUILD_INFO).is_file())):
+        raise BuildError(f"{out} exists and is not a site built by yinsh: refusing to replace it")
+
+    builder = Collector(root)
+    html = (root / PAGE).read_text(encoding="utf-8")
+    builder.scan_page(html)
+    if not builder.runtime_entries:
+        raise BuildError(f"{PAGE} loads no runtime from {VENDOR}/ (run `make setup`)")
+    unreferenced = sorted(
+        p.relative_to(root).as_posix() for p in root.glob("*.toml")
+        if p.name not in NEVER_SHIPPED and p.relative_to(root).as_posix() not in builder.configs)
+    for name in unreferenced:
+        try:
+            if PYSCRIPT_KEYS & set(toml_or_json(root / name)):
+                builder.warnings.append(f"{name} looks like a PyScript config but nothing names it: not shipped")
+        except BuildError:
+            pass
+
+    # -- contents: what each site file holds, under which path --------------------------
+    contents: dict[str, bytes] = {}  # site path → bytes
+    kinds: dict[str, str] = {}
+    urls: dict[str, str] = {}  # source path → URL (relative to the site root)
+    for vendor in sorted(builder.runtime_entries):
+        closure = builder.runtime_closure(vendor)
+        shipped = {rel: trim_lock(rel, strip_source_map(rel, (root / vendor / rel).read_bytes())) for rel in closure}
+        digest = hashlib.sha256()
+        for rel in closure:
+            digest.update(rel.encode() + b"\0" + hashlib.sha256(shipped[rel]).digest())
+        renamed = f"{vendor}-{digest.hexdigest()[:10]}"
+        for rel in closure:
+            contents[f"{renamed}/{rel}"] = shipped[rel]
+            kinds[f"{renamed}/{rel}"] = "runtime"
+            urls[f"{vendor}/{rel}"] = f"./{renamed}/{rel}"
+        for licence in ("LICENSE", "LICENSE.md", "LICENSE.txt"):
+            if (root / vendor / licence).is_file():
+                contents[f"{renamed}/{licence}"] = (root / vendor / licence).read_bytes()
+                kinds[f"{renamed}/{licence}"] = "meta"
+
+    hashes: dict[str, str] = {}
+
+    def rewrite_config(data: dict[str, Any]) -> dict[str, Any]:
+        data = dict(data)
+        path = resolve(str(data["interpreter"]), "", "interpreter")
+        if path in urls:
+            data["interpreter"] = urls[path]
+        return data
+
+    def content_of(path: str) -> bytes:
+        """A shipped source file as written into the site (references rewritten)."""
+        raw = (root / path).read_bytes()
+        if path == BOARD_CSS_PATH and raw.decode("utf-8").startswith(BOARD_CSS_HEADER):
+            from ..render import BOARD_CSS
+
+            return (BOARD_CSS_HEADER + BOARD_CSS).encode()
+        if path in builder.configs:
+            text = raw.decode("utf-8")
+            interpreter = builder.configs[path].data["interpreter"]
+            target = resolve(str(interpreter), "", path)
+            if target and target in urls:
+                new = urls[target]
+                if path.endswith(".json"):
+                    return (json.dumps(rewrite_config(builder.configs[path].data), indent=2) + "\n").encode()
+                text, count = _INTERPRETER_LINE.subn(lambda m: m.group(1) + m.group(2) + new + m.group(2), text, 1)
+                if count != 1:
+                    raise BuildError(f"{path}: could not rewrite its interpreter line")
+                if tomllib.loads(text).get("interpreter") != new:
+                    raise BuildError(f"{path}: rewriting the interpreter changed more than the interpreter")
+            return text.encode()
+        if path.endswith(".css") and path in builder.refs:
+            text = raw.decode("utf-8")
+            base = posixpath.dirname(path)
+
+            def css(m: re.Match[str]) -> str:
+                url = m.group(2) or m.group(4)
+                target = resolve(url, base, path)
+                if not target:
+                    return m.group(0)
+                return m.group(0).replace(url, _versioned(url, target, base, urls, hashes))
+
+            return strip_source_map(path, CSS_URL.sub(css, text).encode())
+        if path.endswith(".webmanifest"):
+            data = json.loads(raw)
+            base = posixpath.dirname(path)
+            for image in manifest_images(data):
+                target = resolve(image["src"], base, path)
+                if target:
+                    image["src"] = _versioned(image["src"], target, base, urls, hashes)
+            return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode()
+        return strip_source_map(path, raw)
+
+    def ensure(path: str, chain: tuple[str, ...] = ()) -> None:
+        """Write ``path`` after the files it names, so its hash covers their new names."""
+        if path in hashes or builder.vendor_dir(path):
+            return
+        if path in chain:
+            raise BuildError("files refer to each other in a circle: " + " → ".join(chain + (path,)))
+        for dep in sorted(builder.refs.get(path, ())):
+            ensure(dep, chain + (path,))
+        data = content_of(path)
+        contents[path] = data
+        hashes[path] = sha256(data)
+        kinds[path] = ("package" if path.endswith(".py") else "config" if path in builder.configs else "static")
+        urls[path] = f"./{path}?v={hashes[path][:10]}"
+
+    for path in sorted(builder.sources):
+        ensure(path)
+
+    # -- the page ---------------------------------------------------------------------
+    m = _BOARD.search(html)
+    if not m:
+        raise BuildError(f"{PAGE} lost its <!-- board:begin --> … <!-- board:end --> markers")
+    page = html[: m.start(2)] + _board_markup() + "\n" + html[m.end(2):]
+    page = _rewrite_page(page, builder, urls, hashes, rewrite_config)
+
+    def site_url(path: str) -> str:
+        if kinds[path] == "page":
+            return "./"
+        if kinds[path] in ("runtime", "meta") or not {"versioned", "image"} & builder.forms.get(path, set()):
+            return "./" + path
+        return urls[path]
+
+    def fetched_as(path: str) -> list[str]:
+        """The URLs the page and its workers fetch ``path`` by (the service worker's keys)."""
+        forms = builder.forms.get(path, set())
+        if kinds[path] == "meta" or forms == {"image"}:
+            return []  # manifest icons: fetched by the browser when it installs the app, online
+        return sorted({urls[path] if form == "versioned" else "./" + path for form in forms - {"image"}}
+                      or {"./" + path})
+
+    cached = {p: bool(fetched_as(p)) for p in contents}
+    entries = sorted((url, sha256(c)) for p, c in contents.items() for url in fetched_as(p))
+    page_digest = hashlib.sha256(page.encode())
+    seed = hashlib.sha256(json.dumps([entries, page_digest.hexdigest(), release]).encode()).hexdigest()
+    build = seed[:12]
+    if _SW_MARKER.search(page):
+        page = _SW_MARKER.sub(lambda _: registration(build), page, count=1)
+    else:
+        page = page.replace("</head>", registration(build) + "</head>", 1)
+    contents[PAGE] = page.encode()
+    kinds[PAGE] = "page"
+    cached[PAGE] = True
+    entries.append(("./", sha256(contents[PAGE])))  # the page, under the URL people open
+
+    # -- the service worker -------------------------------------------------------------
+    sw = service_worker(root, build, entries)
+    contents["sw.js"] = sw.encode()
+    kinds["sw.js"] = "meta"
+    cached["sw.js"] = False
+    contents[".nojekyll"] = b""  # GitHub Pages from a branch: serve __init__.py as it is
+    kinds[".nojekyll"] = "meta"
+    cached[".nojekyll"] = False
+
+    digests = {p: sha256(c) for p, c in contents.items()}
+    files = [SiteFile(path=p, url=site_url(p), kind=kinds[p], size=len(c), gzip_size=gzip_size(c, digests[p]),
+                      sha256=digests[p], cached=cached[p])
+             for p, c in sorted(contents.items())]
+    summary = SiteSummary(out_dir=out, build=build, files=files, url_map=dict(sorted(urls.items())),
+                          warnings=builder.warnings)
+    info = {"build": build, "release": release, "versions": _versions(root),
+            "files": {f.path: {"url": f.url, "bytes": f.size, "gzip": f.gzip_size, "sha256": f.sha256,
+                               "cached": f.cached} for f in files}}
+    contents[BUILD_INFO] = (json.dumps(info, indent=1) + "\n").encode()
+
+    # -- write: a fresh folder next to the old one, then swap --------------------------
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
+    try:
+        for path, data in contents.items():
+            target = tmp / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        os.chmod(tmp, 0o755)
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return summary
+
+
+def _versions(root: Path) -> dict[str, Any]:
+    path = root / VENDOR / "VERSIONS.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
