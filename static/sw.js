@@ -94,8 +94,9 @@ async function answer(request, url) {
   const cache = await caches.open(CACHE);
   let hit;
   if (request.mode === "navigate") {
-    // The game page, whatever its query (?white=human&black=ai-3) or hash.
-    if (url.pathname === SCOPE.pathname || url.pathname === SCOPE.pathname + "index.html") hit = await cache.match(PAGE);
+    // A page of the site (the game, embed.html, an example), whatever its query
+    // (?white=human&black=ai-3) or hash; the game page is kept under ./
+    hit = await cache.match(url.pathname === SCOPE.pathname + "index.html" ? PAGE : url.origin + url.pathname);
   } else {
     hit = await cache.match(request, {ignoreVary: true});
     // A name without a version (a file named from Python code): this release's copy.

@@ -286,6 +286,43 @@ class TestDerivation:
         urls = {u for u, _ in release_of(out)["files"]}
         assert "./extra/openings.json" in urls and any(u.startswith("./worker.toml?v=") for u in urls)
 
+    def test_other_pages_ship_as_pages(self, tmp_path):
+        root = fake_checkout(tmp_path)
+        embed = (root / "index.html").read_text(encoding="utf-8").replace("<title>YINSH</title>", "<title>Embed</title>")
+        (root / "embed.html").write_text(embed, encoding="utf-8")
+        (root / "examples").mkdir()
+        (root / "examples" / "tour.html").write_text(
+            '<!doctype html><html><head><link rel="stylesheet" href="../static/css/yinsh.css"></head><body>'
+            '<iframe src="../embed.html?position=Y1&amp;steps=1"></iframe></body></html>\n', encoding="utf-8")
+        out = tmp_path / "out"
+        summary = build_site(out, root=root)
+        assert {f.path: f.url for f in summary.files if f.kind == "page"} == {
+            "index.html": "./", "embed.html": "./embed.html", "examples/tour.html": "./examples/tour.html"}
+        release = release_of(out)
+        pages = {url: digest for url, digest in release["files"] if not urlsplit(url).query}
+        import hashlib
+
+        for url, path in (("./", "index.html"), ("./embed.html", "embed.html"), ("./examples/tour.html",
+                                                                                 "examples/tour.html")):
+            assert hashlib.sha256((out / path).read_bytes()).hexdigest().startswith(pages[url]), url
+        tour = (out / "examples" / "tour.html").read_text(encoding="utf-8")
+        assert 'src="../embed.html?position=Y1&amp;steps=1"' in tour  # a page keeps its URL
+        assert re.search(r'href="\.\./static/css/yinsh\.css\?v=[0-9a-f]{10}"', tour)
+        assert 'register("../sw.js")' in tour and f'content="{summary.build}"' in tour
+        built_embed = (out / "embed.html").read_text(encoding="utf-8")
+        assert "<!-- board:begin" in built_embed and 'register("./sw.js")' in built_embed
+
+    @pytest.mark.parametrize("page, message", [
+        ('<iframe src="./missing.html"></iframe>', "missing.html, which is not a page of the site"),
+        ('<script type="py" config="../pyscript.toml">pass</script>', "must sit at the site's root"),
+    ])
+    def test_bad_pages_are_refused(self, tmp_path, page, message):
+        root = fake_checkout(tmp_path)
+        (root / "examples").mkdir()
+        (root / "examples" / "bad.html").write_text(f"<!doctype html><html><body>{page}</body></html>\n")
+        with pytest.raises(BuildError, match=re.escape(message)):
+            build_site(tmp_path / "out", root=root)
+
     def test_plugins_a_config_turns_off_are_left_out(self, tmp_path):
         root = fake_checkout(tmp_path)
         config = (root / "pyscript.toml").read_text(encoding="utf-8")

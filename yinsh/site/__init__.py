@@ -9,8 +9,10 @@ with the standard library only.
 What goes in is *derived*, never listed here, so a new script, worker or config added to the
 page is shipped without touching this module:
 
-- ``index.html``: every ``src``/``href``/``config`` of a resource tag (scripts, styles,
-  preloads, icons, the manifest), and the PyScript configs named by ``config=``;
+- the pages: ``index.html``, the other ``*.html`` at the root (``embed.html``) and those of
+  ``examples/``; in each, every ``src``/``href``/``config`` of a resource tag (scripts, styles,
+  preloads, icons, the manifest, iframes of another page), and the PyScript configs named by
+  ``config=`` (a page that runs Python sits at the root: PyScript resolves against the page);
 - each PyScript config: its ``interpreter`` (the self-hosted runtime), its ``[files]``,
   ``[[fetch]]`` and ``[js_modules.*]``; a ``packages`` list is refused (the page uses the
   standard library only);
@@ -34,14 +36,15 @@ Versions, so that a new release is never mixed with a cached old one:
   no package), and source-map comments are dropped from the runtime's scripts;
 - the service worker (``sw.js``, written from the template ``static/sw.js``) stores one
   release per cache, every file checked against the SHA-256 listed in it, and serves the
-  page and its files from that cache: a page is only ever served with the files of its own
+  pages and their files from that cache: a page is only ever served with the files of its own
   release. PyScript's ``[files]`` keys are left exactly as written.
 
-``index.html``'s static board (between ``<!-- board:begin`` and ``<!-- board:end -->``) and
-``static/css/board.css`` are regenerated from :mod:`yinsh.render`, so a release never ships a
-stale drawing; the registration of the service worker and a ``<meta name="yinsh-build">``
-replace the ``<!-- service-worker … -->`` marker in ``<head>`` (the development page never
-registers one). :func:`write_icons` redraws the PNG icons of ``static/icons/``.
+A page's static board (between ``<!-- board:begin`` and ``<!-- board:end -->``, which
+``index.html`` must have) and ``static/css/board.css`` are regenerated from :mod:`yinsh.render`,
+so a release never ships a stale drawing; in every page the registration of the service worker
+and a ``<meta name="yinsh-build">`` replace the ``<!-- service-worker … -->`` marker in
+``<head>`` (or go before ``</head>``; the development pages never register one). The service
+worker answers a navigation to any page of the release, whatever its query. :func:`write_icons` redraws the PNG icons of ``static/icons/``.
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ from .common import (
     resolve,
     set_attr,
     sha256,
+    site_pages,
     strip_source_map,
     toml_or_json,
     trim_lock,
@@ -114,11 +115,11 @@ def _versioned(url: str, target: str, base_dir: str, urls: dict[str, str], hashe
     return parts.path + "?" + query + fragment
 
 
-def _rewrite_page(html: str, builder: Collector, urls: dict[str, str], hashes: dict[str, str],
-                  rewrite_config: Any) -> str:
-    tags = StartTags(html).tags
+def _rewrite_page(page: str, html: str, urls: dict[str, str], hashes: dict[str, str], rewrite_config: Any) -> str:
+    """``html`` of ``page`` with every reference to a shipped file versioned (other pages keep their URL)."""
+    base = posixpath.dirname(page)
     out, last = [], 0
-    for tag, attrs, offset, raw in tags:
+    for tag, attrs, offset, raw in StartTags(html).tags:
         new = raw
         for name in RESOURCE_ATTRS.get(tag, ()):
             value = attrs.get(name)
@@ -127,17 +128,22 @@ def _rewrite_page(html: str, builder: Collector, urls: dict[str, str], hashes: d
             if tag == "script" and name == "config" and value.lstrip().startswith("{"):
                 new = set_attr(new, name, json.dumps(rewrite_config(json.loads(value)), separators=(",", ":")))
                 continue
-            target = resolve(value, "", PAGE)
-            if target:
-                new = set_attr(new, name, _versioned(value, target, "", urls, hashes))
+            target = resolve(value, base, page)
+            if target and target in urls:  # a shipped file, not another page
+                new = set_attr(new, name, _versioned(value, target, base, urls, hashes))
         if new != raw:
             if html[offset:offset + len(raw)] != raw:
-                raise BuildError(f"{PAGE}: could not locate the tag {raw[:60]!r} to rewrite it")
+                raise BuildError(f"{page}: could not locate the tag {raw[:60]!r} to rewrite it")
             out.append(html[last:offset])
             out.append(new)
             last = offset + len(raw)
     out.append(html[last:])
     return "".join(out)
+
+
+def _page_url(page: str) -> str:
+    """The URL people open ``page`` by: ``./`` for the game page."""
+    return "./" if page == PAGE else "./" + page
 
 
 def _board_markup() -> str:
@@ -169,8 +175,9 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
         raise BuildError(f"{out} exists and is not a site built by yinsh: refusing to replace it")
 
     builder = Collector(root)
-    html = (root / PAGE).read_text(encoding="utf-8")
-    builder.scan_page(html)
+    pages = {page: (root / page).read_text(encoding="utf-8") for page in site_pages(root)}
+    for page, html in pages.items():
+        builder.scan_page(page, html, set(pages))
     if not builder.runtime_entries:
         raise BuildError(f"{PAGE} loads no runtime from {VENDOR}/ (run `make setup`)")
     unreferenced = sorted(
@@ -272,16 +279,18 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
     for path in sorted(builder.sources):
         ensure(path)
 
-    # -- the page ---------------------------------------------------------------------
-    m = _BOARD.search(html)
-    if not m:
-        raise BuildError(f"{PAGE} lost its <!-- board:begin --> … <!-- board:end --> markers")
-    page = html[: m.start(2)] + _board_markup() + "\n" + html[m.end(2):]
-    page = _rewrite_page(page, builder, urls, hashes, rewrite_config)
+    # -- the pages ---------------------------------------------------------------------
+    for page, html in pages.items():
+        m = _BOARD.search(html)
+        if m:
+            html = html[: m.start(2)] + _board_markup() + "\n" + html[m.end(2):]
+        elif page == PAGE:
+            raise BuildError(f"{PAGE} lost its <!-- board:begin --> … <!-- board:end --> markers")
+        pages[page] = _rewrite_page(page, html, urls, hashes, rewrite_config)
 
     def site_url(path: str) -> str:
         if kinds[path] == "page":
-            return "./"
+            return _page_url(path)
         if kinds[path] in ("runtime", "meta") or not {"versioned", "image"} & builder.forms.get(path, set()):
             return "./" + path
         return urls[path]
@@ -296,17 +305,19 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
 
     cached = {p: bool(fetched_as(p)) for p in contents}
     entries = sorted((url, sha256(c)) for p, c in contents.items() for url in fetched_as(p))
-    page_digest = hashlib.sha256(page.encode())
-    seed = hashlib.sha256(json.dumps([entries, page_digest.hexdigest(), release]).encode()).hexdigest()
-    build = seed[:12]
-    if _SW_MARKER.search(page):
-        page = _SW_MARKER.sub(lambda _: registration(build), page, count=1)
-    else:
-        page = page.replace("</head>", registration(build) + "</head>", 1)
-    contents[PAGE] = page.encode()
-    kinds[PAGE] = "page"
-    cached[PAGE] = True
-    entries.append(("./", sha256(contents[PAGE])))  # the page, under the URL people open
+    seed = hashlib.sha256(json.dumps([entries, {p: sha256(h.encode()) for p, h in pages.items()}, release]).encode())
+    build = seed.hexdigest()[:12]
+    for page, html in pages.items():
+        snippet = registration(build, relative("sw.js", posixpath.dirname(page)))
+        marker = _SW_MARKER.search(html)
+        if marker:
+            html = html[:marker.start()] + snippet + html[marker.end():]
+        else:
+            html = html.replace("</head>", snippet + "</head>", 1)
+        contents[page] = html.encode()
+        kinds[page] = "page"
+        cached[page] = True
+        entries.append((_page_url(page), sha256(contents[page])))  # under the URL people open
 
     # -- the service worker -------------------------------------------------------------
     sw = service_worker(root, build, entries)

@@ -16,7 +16,6 @@ from .common import (
     INSTALL_ICON_RELS,
     LAZY_CHUNKS,
     NEVER_SHIPPED,
-    PAGE,
     PLUGIN_FEATURES,
     PYSCRIPT_KEYS,
     RESOURCE_ATTRS,
@@ -90,7 +89,10 @@ class Collector:
             return "/".join(parts[:3])
         return None
 
-    def scan_page(self, html: str) -> None:
+    def scan_page(self, page: str, html: str, pages: set[str]) -> None:
+        """Collect what ``page`` (one of ``pages``, the site's HTML pages) loads. A page may name
+        another page (an ``<iframe>`` of ``embed.html``): that one ships as a page, unversioned."""
+        base = posixpath.dirname(page)
         for tag, attrs, _, _ in StartTags(html).tags:
             kind = (attrs.get("type") or "").lower()
             if tag == "script" and kind.endswith("-editor"):
@@ -103,21 +105,28 @@ class Collector:
                 value = attrs.get(name)
                 if value is None:
                     continue
-                if tag == "script" and name == "config" and value.lstrip().startswith("{"):
-                    try:
-                        data = json.loads(value)
-                    except ValueError as exc:
-                        raise BuildError(f"{PAGE}: an inline config is not valid JSON: {exc}") from exc
-                    self.add_config(Config(None, data), f"{PAGE} (inline config)")
-                    continue
-                path = resolve(value, "", f"{PAGE} <{tag} {name}>")
-                if path:
+                where = f"{page} <{tag} {name}>"
+                if tag == "script" and name == "config":
+                    if base:  # PyScript resolves a config's interpreter against the page
+                        raise BuildError(f"{where}: a page that runs Python must sit at the site's root")
+                    if value.lstrip().startswith("{"):
+                        try:
+                            data = json.loads(value)
+                        except ValueError as exc:
+                            raise BuildError(f"{page}: an inline config is not valid JSON: {exc}") from exc
+                        self.add_config(Config(None, data), f"{page} (inline config)")
+                        continue
+                path = resolve(value, base, where)
+                if path and path.endswith(".html"):
+                    if path not in pages:
+                        raise BuildError(f"{where} names {path}, which is not a page of the site")
+                elif path:
                     # A home-screen icon (<link rel="apple-touch-icon">) is fetched by the system
                     # that installs the page, online, not by the page: versioned, not kept offline.
                     rel = (attrs.get("rel") or "").lower().split()
                     install_icon = tag == "link" and any(r in INSTALL_ICON_RELS for r in rel)
-                    self.need(path, f"{PAGE} <{tag} {name}>", "image" if install_icon else "versioned")
-                    self.refs.setdefault(PAGE, set()).add(path)
+                    self.need(path, where, "image" if install_icon else "versioned")
+                    self.refs.setdefault(page, set()).add(path)
 
     def add_config(self, config: Config, where: str) -> None:
         if config.path:

@@ -18,6 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 """The source checkout the site is built from (the directory holding ``index.html``)."""
 DEFAULT_OUT = "dist"
 PAGE = "index.html"
+"""The game page; the site's other pages are the other ``*.html`` at the root (``embed.html``)
+and in ``examples/``."""
+EXAMPLES = "examples"
 VENDOR = "static/vendor"
 SW_TEMPLATE = "static/sw.js"
 BUILD_INFO = "build.json"
@@ -162,6 +165,13 @@ def set_attr(raw_tag: str, name: str, value: str) -> str:
     new, count = pattern.subn(lambda m: m.group(1) + quoted, raw_tag, count=1)
     assert count == 1, (raw_tag, name)
     return new
+
+
+def site_pages(root: Path) -> list[str]:
+    """The pages of the site in ``root``: ``index.html`` first, then the other pages."""
+    others = sorted(p.relative_to(root).as_posix() for pattern in ("*.html", f"{EXAMPLES}/*.html")
+                    for p in root.glob(pattern) if p.is_file())
+    return [PAGE] + [p for p in others if p != PAGE]
 
 
 def toml_or_json(path: Path) -> dict[str, Any]:

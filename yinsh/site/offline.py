@@ -26,7 +26,7 @@ def service_worker(root: Path, build: str, entries: list[tuple[str, str]]) -> st
     return sw
 
 
-def registration(build: str) -> str:
+def registration(build: str, sw_url: str = "./sw.js") -> str:
     """The ``<head>`` snippet of the built page: the build id and the service worker."""
     return f"""  <meta name="yinsh-build" content="{build}">
   <script>
@@ -38,7 +38,7 @@ def registration(build: str) -> str:
       const start = () => {{
         if (started) return;
         started = true;
-        navigator.serviceWorker.register("./sw.js").then((registration) => {{
+        navigator.serviceWorker.register("{sw_url}").then((registration) => {{
           const update = () => {{
             html.setAttribute("data-yinsh-update", "");
             dispatchEvent(new Event("yinsh:update"));
