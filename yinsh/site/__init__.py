@@ -44,7 +44,8 @@ A page's static board (between ``<!-- board:begin`` and ``<!-- board:end -->``, 
 so a release never ships a stale drawing; in every page the registration of the service worker
 and a ``<meta name="yinsh-build">`` replace the ``<!-- service-worker … -->`` marker in
 ``<head>`` (or go before ``</head>``; the development pages never register one). The service
-worker answers a navigation to any page of the release, whatever its query. :func:`write_icons` redraws the PNG icons of ``static/icons/``.
+worker answers a navigation to any page of the release, whatever its query.
+:func:`write_icons` redraws the PNG icons of ``static/icons/``.
 """
 
 from __future__ import annotations

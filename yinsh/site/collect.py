@@ -46,7 +46,6 @@ class Collector:
         self.sources: set[str] = set()  # every file of the checkout that ships
         self.configs: dict[str, Config] = {}
         self.features: set[str] = set()
-        self.excluded_plugins: set[str] = set()
         self.runtime_entries: dict[str, set[str]] = {}  # vendor dir → files named from outside
         self.refs: dict[str, set[str]] = {}  # file → files it refers to (for versioned rewriting)
         self.forms: dict[str, set[str]] = {}  # file → how it is fetched: "versioned", "plain", "image"
@@ -139,9 +138,6 @@ class Collector:
         if data.get("packages"):
             raise BuildError(f"{name}: packages = {data['packages']!r}: the page must use the standard library only "
                              "(a package would be fetched from a CDN)")
-        for plugin in data.get("plugins", []) or []:
-            if isinstance(plugin, str) and plugin.startswith("!"):
-                self.excluded_plugins.add(plugin[1:])
         interpreter = data.get("interpreter")
         if interpreter is None:
             raise BuildError(f"{name}: no interpreter: PyScript would load Pyodide from a CDN; "
@@ -237,9 +233,11 @@ class Collector:
         return sorted(chosen)
 
     def wanted(self, importer: str, target: str, plugin_files: dict[str, str]) -> bool:
-        plugin = plugin_files.get(target)
-        if plugin is not None:
-            return plugin not in self.excluded_plugins
+        if target in plugin_files:
+            # Every plugin ships, even one a config turns off ("!py-editor"): PyScript imports
+            # the plugins once per interpreter type (py and mpy), and the mpy type, which has no
+            # config here, imports them all.
+            return True
         importer_stem = chunk_stem(importer)
         if importer_stem in PLUGIN_FEATURES:
             return PLUGIN_FEATURES[importer_stem] in self.features
