@@ -13,6 +13,7 @@ import shutil
 import struct
 import threading
 import tomllib
+import zipfile
 from pathlib import Path
 from urllib.parse import urlsplit
 from urllib.request import urlopen
@@ -23,6 +24,7 @@ from yinsh.game import Game
 from yinsh.render import board_svg
 from yinsh.serve import IMMUTABLE, KILL_SWITCH_SW, REVALIDATE, cache_control, make_server
 from yinsh.site import ICONS, BuildError, build_site, icon_pixels, png_pixels
+from yinsh.site.stdlib import NEVER_IMPORTED, import_closure, imported_names
 from yinsh.turn import Turn
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -190,6 +192,26 @@ class TestContents:
         text = str(summary)
         assert summary.build in text and "runtime" in text and "package" in text
         assert (out / ".nojekyll").is_file()
+
+    def test_stdlib_keeps_everything_the_package_imports(self, site):
+        out, summary = site
+        (shipped,) = (out / "static/vendor").glob("pyodide-*/python_stdlib.zip")
+        original = zipfile.ZipFile(VENDOR / "pyodide" / "python_stdlib.zip")
+        trimmed = zipfile.ZipFile(shipped)
+        assert trimmed.testzip() is None
+        dropped = set(summary.stdlib_dropped)
+        assert dropped and dropped <= NEVER_IMPORTED and {"unittest", "smtplib", "sqlite3"} <= dropped
+        assert json.loads((out / "build.json").read_text())["stdlib_dropped"] == summary.stdlib_dropped
+        kept = set(trimmed.namelist())
+        for name in original.namelist():
+            top = name.split("/")[0].removesuffix(".py")
+            assert (name in kept) == (top not in dropped), name
+        # every standard module the package imports (at any depth) is still there
+        package = {name for path in (ROOT / "yinsh").rglob("*.py") if "site" not in path.parts
+                   for name in imported_names(path.read_text(encoding="utf-8"))}
+        assert {"asyncio", "json", "random"} <= package
+        assert import_closure(original, package) <= import_closure(trimmed, package)
+        assert trimmed.read("json/__init__.py") == original.read("json/__init__.py")
 
     def test_manifest_and_icons(self, site):
         out, _ = site

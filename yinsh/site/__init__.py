@@ -39,12 +39,13 @@ Versions, so that a new release is never mixed with a cached old one:
   pages and their files from that cache: a page is only ever served with the files of its own
   release. PyScript's ``[files]`` keys are left exactly as written.
 
-A page's static board (between ``<!-- board:begin`` and ``<!-- board:end -->``, which
-``index.html`` must have) and ``static/css/board.css`` are regenerated from :mod:`yinsh.render`,
-so a release never ships a stale drawing; in every page the registration of the service worker
-and a ``<meta name="yinsh-build">`` replace the ``<!-- service-worker … -->`` marker in
-``<head>`` (or go before ``</head>``; the development pages never register one). The service
-worker answers a navigation to any page of the release, whatever its query.
+``index.html``'s static board (between ``<!-- board:begin`` and ``<!-- board:end -->``) and
+``static/css/board.css`` are regenerated from :mod:`yinsh.render`, so a release never ships a
+stale drawing (other pages' boards are checked by their own golden tests). In every page the
+registration of the service worker and a ``<meta name="yinsh-build">`` replace the
+``<!-- service-worker … -->`` marker in ``<head>`` (or go before ``</head>``; the development
+pages never register one). The service worker answers a navigation to any page of the
+release, whatever its query.
 :func:`write_icons` redraws the PNG icons of ``static/icons/``.
 """
 

@@ -41,6 +41,7 @@ from .common import (
     trim_lock,
 )
 from .offline import registration, service_worker
+from .stdlib import STDLIB_ZIP, imported_names, trim_stdlib
 
 _INTERPRETER_LINE = re.compile(r"""^(\s*interpreter\s*=\s*)(["'])(.*?)\2""", re.M)
 _SW_MARKER = re.compile(r"[ \t]*<!-- service-worker\b.*?-->\n?", re.S)
@@ -75,6 +76,8 @@ class SiteSummary:
     url_map: dict[str, str] = field(default_factory=dict)
     """Source path (relative to the checkout) → its URL in the site, for every renamed or versioned file."""
     warnings: list[str] = field(default_factory=list)
+    stdlib_dropped: list[str] = field(default_factory=list)
+    """Standard packages left out of the runtime's ``python_stdlib.zip`` (nothing imports them)."""
 
     @property
     def size(self) -> int:
@@ -101,6 +104,9 @@ class SiteSummary:
         kept = [f for f in self.files if f.cached]
         lines.append(f"  kept offline by sw.js (what a first visit loads): {len(kept)} files, "
                      f"{sum(f.size for f in kept) / 1e6:.2f} MB, {sum(f.gzip_size for f in kept) / 1e6:.2f} MB gzip")
+        if self.stdlib_dropped:
+            lines.append(f"  python_stdlib.zip without {len(self.stdlib_dropped)} packages nothing imports: "
+                         + ", ".join(self.stdlib_dropped))
         lines += [f"  warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
@@ -139,6 +145,26 @@ def _rewrite_page(page: str, html: str, urls: dict[str, str], hashes: dict[str, 
             last = offset + len(raw)
     out.append(html[last:])
     return "".join(out)
+
+
+def _trim_stdlib(root: Path, builder: Collector, runtime: dict[str, dict[str, bytes]]) -> list[str]:
+    """Drop from the runtime's ``python_stdlib.zip`` the packages nothing shipped imports
+    (:mod:`yinsh.site.stdlib`); the names dropped."""
+    roots: set[str] = set()
+    for path in builder.sources:
+        if path.endswith(".py"):
+            package = posixpath.dirname(path).replace("/", ".")
+            roots |= imported_names((root / path).read_text(encoding="utf-8"), package)
+    for shipped in runtime.values():
+        for rel, data in shipped.items():
+            if rel.endswith((".js", ".mjs")):  # PyScript's own Python, inside its JavaScript
+                roots |= imported_names(data.decode("utf-8", "replace").replace("\\n", "\n"))
+    dropped: list[str] = []
+    for shipped in runtime.values():
+        for rel in shipped:
+            if posixpath.basename(rel) == STDLIB_ZIP:
+                shipped[rel], dropped = trim_stdlib(shipped[rel], roots)
+    return dropped
 
 
 def _page_url(page: str) -> str:
@@ -194,9 +220,11 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
     contents: dict[str, bytes] = {}  # site path → bytes
     kinds: dict[str, str] = {}
     urls: dict[str, str] = {}  # source path → URL (relative to the site root)
-    for vendor in sorted(builder.runtime_entries):
-        closure = builder.runtime_closure(vendor)
-        shipped = {rel: trim_lock(rel, strip_source_map(rel, (root / vendor / rel).read_bytes())) for rel in closure}
+    runtime = {vendor: {rel: trim_lock(rel, strip_source_map(rel, (root / vendor / rel).read_bytes()))
+                        for rel in builder.runtime_closure(vendor)} for vendor in sorted(builder.runtime_entries)}
+    dropped = _trim_stdlib(root, builder, runtime)
+    for vendor, shipped in runtime.items():
+        closure = sorted(shipped)
         digest = hashlib.sha256()
         for rel in closure:
             digest.update(rel.encode() + b"\0" + hashlib.sha256(shipped[rel]).digest())
@@ -280,12 +308,11 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
         ensure(path)
 
     # -- the pages ---------------------------------------------------------------------
+    m = _BOARD.search(pages[PAGE])
+    if not m:
+        raise BuildError(f"{PAGE} lost its <!-- board:begin --> … <!-- board:end --> markers")
+    pages[PAGE] = pages[PAGE][: m.start(2)] + _board_markup() + "\n" + pages[PAGE][m.end(2):]
     for page, html in pages.items():
-        m = _BOARD.search(html)
-        if m:
-            html = html[: m.start(2)] + _board_markup() + "\n" + html[m.end(2):]
-        elif page == PAGE:
-            raise BuildError(f"{PAGE} lost its <!-- board:begin --> … <!-- board:end --> markers")
         pages[page] = _rewrite_page(page, html, urls, hashes, rewrite_config)
 
     def site_url(path: str) -> str:
@@ -333,8 +360,8 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
                       sha256=digests[p], cached=cached[p])
              for p, c in sorted(contents.items())]
     summary = SiteSummary(out_dir=out, build=build, files=files, url_map=dict(sorted(urls.items())),
-                          warnings=builder.warnings)
-    info = {"build": build, "release": release, "versions": _versions(root),
+                          warnings=builder.warnings, stdlib_dropped=dropped)
+    info = {"build": build, "release": release, "versions": _versions(root), "stdlib_dropped": dropped,
             "files": {f.path: {"url": f.url, "bytes": f.size, "gzip": f.gzip_size, "sha256": f.sha256,
                                "cached": f.cached} for f in files}}
     contents[BUILD_INFO] = (json.dumps(info, indent=1) + "\n").encode()
