@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "pyscript.toml"
 #: Modules the browser never imports: the command line, the static server, the site builder, benchmarks, perft.
 NOT_IN_BROWSER = {"yinsh/__main__.py", "yinsh/serve.py", "yinsh/site.py", "yinsh/bench.py", "yinsh/perft.py"}
+#: Modules only the embeddable diagram (embed.html) imports: embed.toml maps them (tests/test_embedding.py).
+EMBED_ONLY = {"yinsh/web/embed.py", "yinsh/web/embedding.py"}
 
 
 def load_config() -> dict:
@@ -40,7 +42,7 @@ def package_modules() -> set[str]:
         p.relative_to(ROOT).as_posix()
         for p in (ROOT / "yinsh").rglob("*.py")
         if "__pycache__" not in p.parts
-    } - NOT_IN_BROWSER
+    } - NOT_IN_BROWSER - EMBED_ONLY
 
 
 class TestPyscriptToml:
