@@ -101,8 +101,9 @@ class TestHighlights:
         assert spec.marked == ("e4", "e5") and spec.rows == ("e3-e7", "b2-f6")
 
     @pytest.mark.parametrize("query, words", [
-        ("?highlight=z9", "cannot highlight 'z9'"),
+        ("?highlight=z9", "highlight= cannot highlight 'z9'"),
         ("?highlight=e3-e9", "is not a row"),
+        ("?rows=e3-e8", "rows= 'e3-e8' is not a row"),
         ("?rows=e4", "rows= lists rows"),
     ])
     def test_bad_highlights(self, query, words):
@@ -332,4 +333,4 @@ class TestEmbedHtml:
         if UPDATE:
             EMBED_HTML.write_text(self.text[: m.start(2)] + expected + "\n" + self.text[m.end(2):], encoding="utf-8")
             return
-        assert m.group(2).strip() == expected, "embed.html's board is stale: UPDATE_GOLDEN=1 pytest tests/test_embedding.py"
+        assert m.group(2).strip() == expected, f"embed.html's board is stale: UPDATE_GOLDEN=1 pytest {Path(__file__).name}"

@@ -125,7 +125,7 @@ class Embed:
             phase, puzzle = "view", "" if turn is None else "correct" if self.correct else "wrong"
             if puzzle:
                 verdict, again = VERDICTS[self.correct]
-                status = f"{verdict} ({shown.moves[-1]})"
+                status = f'{verdict} <span class="played">{shown.moves[-1]}</span>'  # notation: no markup
         focused = self.focused_target()
         board.innerHTML = svg
         choosing_row = puzzle == "solving" and turn is not None and bool(turn.candidate_rows)
@@ -153,15 +153,17 @@ class Embed:
             button.disabled = self.ply == 0 if where in ("first", "prev") else self.ply == spec.moves
 
     def draw_puzzle(self, puzzle: str, status_text: str, again: str) -> None:
-        """The prompt or the verdict, and the button that starts the puzzle again."""
+        """The prompt (text) or the verdict (markup), and the button that starts the puzzle again."""
         status = document.getElementById("status")
         reset = document.querySelector("button[data-action=reset]")
         status.classList.remove("correct", "wrong")
         status.hidden = reset.hidden = not puzzle
         if not puzzle:
             return
-        status.textContent = status_text
-        if puzzle != "solving":
+        if puzzle == "solving":
+            status.textContent = status_text
+        else:
+            status.innerHTML = status_text
             status.classList.add(puzzle)
         reset.textContent = again
         reset.disabled = puzzle == "solving" and not (self.turn and self.turn.decisions)

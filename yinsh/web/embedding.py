@@ -169,13 +169,15 @@ def _flag(params: dict[str, str], key: str) -> bool:
 
 
 def _highlights(params: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    try:
-        marked, rows = parse_highlight(params.get("highlight", "").split(","))
-        marked_rows, more_rows = parse_highlight(params.get("rows", "").split(","))
-    except YinshError as exc:
-        raise EmbedError(f"highlight= or rows=: {_short(str(exc))}") from None
-    if marked_rows:
-        raise EmbedError(f"rows= lists rows like e3-e7, not points: {', '.join(marked_rows)} (use highlight=).")
+    found = {}
+    for key in ("highlight", "rows"):
+        try:
+            found[key] = parse_highlight(params.get(key, "").split(","))
+        except YinshError as exc:
+            raise EmbedError(f"{key}= {_short(str(exc))}") from None
+    (marked, rows), (points_in_rows, more_rows) = found["highlight"], found["rows"]
+    if points_in_rows:
+        raise EmbedError(f"rows= lists rows like e3-e7, not points: {', '.join(points_in_rows)} (use highlight=).")
     return tuple(dict.fromkeys(marked)), tuple(dict.fromkeys(rows + more_rows))
 
 
