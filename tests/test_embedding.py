@@ -333,4 +333,4 @@ class TestEmbedHtml:
         if UPDATE:
             EMBED_HTML.write_text(self.text[: m.start(2)] + expected + "\n" + self.text[m.end(2):], encoding="utf-8")
             return
-        assert m.group(2).strip() == expected, f"embed.html's board is stale: UPDATE_GOLDEN=1 pytest {Path(__file__).name}"
+        assert m.group(2).strip() == expected, "embed.html's board is stale: UPDATE_GOLDEN=1 pytest " + __file__
