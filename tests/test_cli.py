@@ -71,3 +71,12 @@ def test_diagram_writes_a_standalone_svg(tmp_path, capsys):
 def test_diagram_refuses_a_bad_highlight(tmp_path, capsys):
     assert main(["diagram", "--position", "Y1A6L", "--highlight", "z9", "-o", str(tmp_path / "d.svg")]) == 1
     assert "cannot highlight 'z9'" in capsys.readouterr().err
+
+
+def test_diagram_rows(tmp_path, capsys):
+    out = tmp_path / "d.svg"
+    assert main(["diagram", "--record", "1.e3", "--highlight", "e4", "--rows", "e3-e7,b2-f6", "-o", str(out)]) == 0
+    svg = out.read_text()
+    assert 'data-row="e3-e7"' in svg and 'data-row="b2-f6"' in svg and 'class="yb-mark"' in svg
+    assert main(["diagram", "--record", "1.e3", "--rows", "e4", "-o", str(out)]) == 1
+    assert "--rows lists rows like e3-e7, not points: e4" in capsys.readouterr().err

@@ -20,6 +20,8 @@ CONFIG = ROOT / "pyscript.toml"
 #: Modules the browser never imports: the command line, the static server, the site builder, benchmarks, perft.
 NOT_IN_BROWSER = {"yinsh/__main__.py", "yinsh/serve.py", "yinsh/bench.py", "yinsh/perft.py"}
 NOT_IN_BROWSER_PACKAGES = ("yinsh/site/",)
+#: Modules only the embeddable diagram (embed.html) imports: embed.toml maps them (tests/test_embedding.py).
+EMBED_ONLY = {"yinsh/web/embed.py", "yinsh/web/embedding.py"}
 
 
 def load_config() -> dict:
@@ -41,7 +43,7 @@ def package_modules() -> set[str]:
         p.relative_to(ROOT).as_posix()
         for p in (ROOT / "yinsh").rglob("*.py")
         if "__pycache__" not in p.parts and not p.relative_to(ROOT).as_posix().startswith(NOT_IN_BROWSER_PACKAGES)
-    } - NOT_IN_BROWSER
+    } - NOT_IN_BROWSER - EMBED_ONLY
 
 
 class TestPyscriptToml:

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import YinshError
+from .errors import NotationError, YinshError
 from .game import Game
 from .record import read_records
 
@@ -90,10 +90,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_diagram(args: argparse.Namespace) -> int:
-    from .diagram import diagram_svg
+    from .diagram import diagram_svg, parse_highlight
 
     game = _read_game(args)
-    svg = diagram_svg(game, highlight=(args.highlight or "").split(","), size=args.size, title=args.title)
+    rows = (args.rows or "").split(",")
+    points, _ = parse_highlight(rows)
+    if points:
+        raise NotationError(f"--rows lists rows like e3-e7, not points: {', '.join(points)} (use --highlight)")
+    svg = diagram_svg(game, highlight=(args.highlight or "").split(",") + rows, size=args.size, title=args.title)
     Path(args.output).write_text(svg + "\n", encoding="utf-8")
     print(f"wrote {args.output} ({len(svg):,} bytes)")
     return 0
@@ -154,6 +158,7 @@ def _parser() -> argparse.ArgumentParser:
     where.add_argument("--record", help="a record (text or file): the position after its last move")
     where.add_argument("--position", help="a position code")
     p.add_argument("--highlight", help="points and rows to point out, e.g. e4,e5,e3-e7")
+    p.add_argument("--rows", help="rows to highlight, e.g. e3-e7,b2-f6 (as embed.html's rows=)")
     p.add_argument("--size", type=int, help="the width in pixels")
     p.add_argument("--title", help="the picture's accessible name")
     p.add_argument("-o", "--output", required=True, help="the SVG file to write")

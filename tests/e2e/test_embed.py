@@ -1,0 +1,210 @@
+"""The embeddable diagram (embed.html) in a browser, through the example tutorial page
+(examples/embed.html) and on its own at a small size.
+
+The example page's three frames boot once for the module (each frame is a Pyodide of its
+own); every test checks that the browser reported no error and no request left the origin.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import pytest
+
+from yinsh.board import point_name
+from yinsh.game import Game
+from yinsh.web.embedding import parse_embed
+
+BOOT_TIMEOUT_MS = 180_000
+EXAMPLE = "examples/embed.html"
+HIGHLIGHTS, STEPS, PUZZLE = "A row about to be made", "The opening of a game", "Puzzle: make a row"
+
+
+class ExamplePage:
+    """The example page, open once for the module, with what went wrong recorded."""
+
+    def __init__(self, browser: Any, base_url: str) -> None:
+        self.origin = _origin(base_url)
+        self.context = browser.new_context(viewport={"width": 1000, "height": 800})
+        self.problems: list[str] = []
+        self.context.on("request", self._on_request)
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.goto(f"{base_url}/{EXAMPLE}")
+        self.ready: dict[str, Any] = {}
+
+    def _on_request(self, request: Any) -> None:
+        if urlsplit(request.url).scheme not in {"data", "blob", "about"} and _origin(request.url) != self.origin:
+            self.problems.append(f"off-origin request: {request.url}")
+
+    def frame(self, title: str) -> Any:
+        """The diagram titled ``title``, scrolled into view and ready."""
+        if title not in self.ready:
+            iframe = self.page.locator(f'iframe[title="{title}"]')
+            # the frames boot on one main thread, one after another: patience for the last
+            iframe.scroll_into_view_if_needed(timeout=BOOT_TIMEOUT_MS)
+            frame = iframe.element_handle(timeout=BOOT_TIMEOUT_MS).content_frame()
+            wait_ready(frame, lambda: self.problems)
+            self.ready[title] = frame
+        return self.ready[title]
+
+    def spec(self, title: str):
+        src = self.page.get_attribute(f'iframe[title="{title}"]', "src")
+        return parse_embed("?" + urlsplit(src).query)
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def wait_ready(frame: Any, problems: Callable[[], list[str]]) -> None:
+    """Wait for ``data-yinsh-ready``, giving up at once if the browser reports an error."""
+    for _ in range(BOOT_TIMEOUT_MS // 200):
+        if frame.evaluate("document.documentElement.hasAttribute('data-yinsh-ready')"):
+            return
+        if problems():
+            break
+        frame.wait_for_timeout(200)
+    pytest.fail(f"the diagram did not become ready: {'; '.join(problems()) or 'timed out'}", pytrace=False)
+
+
+def board(frame: Any, name: str) -> str:
+    return frame.get_attribute("#board", f"data-{name}") or ""
+
+
+def wait_board(frame: Any, name: str, value: str) -> None:
+    frame.wait_for_function("([n, v]) => document.getElementById('board').getAttribute('data-' + n) === v",
+                            arg=[name, value], timeout=10_000)
+
+
+@pytest.fixture(scope="module")
+def example(chromium_browser: Any, site_url: str):
+    page = ExamplePage(chromium_browser, site_url)
+    yield page
+    page.context.close()
+
+
+@pytest.fixture
+def tutorial(example: ExamplePage):
+    """The example page, failing the test on anything the browser or a frame's guard reported."""
+    example.problems.clear()
+    yield example
+    problems = list(example.problems)
+    for title, frame in example.ready.items():
+        if frame.evaluate("document.documentElement.hasAttribute('data-yinsh-error')"):
+            problems.append(f"the guard of {title!r} caught an exception (see the console warning)")
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+# --------------------------------------------------------------------------- the example page
+
+
+def test_the_example_shows_three_diagrams(tutorial: ExamplePage):
+    assert tutorial.page.locator("iframe").count() == 3
+    for title in (HIGHLIGHTS, STEPS, PUZZLE):
+        frame = tutorial.frame(title)
+        spec = tutorial.spec(title)
+        assert frame.locator("#board svg [data-point]").count() == 85, title
+        assert board(frame, "position") == spec.game_at(spec.ply).position(), title
+        assert not frame.locator("#message").is_visible(), title
+    highlights = tutorial.frame(HIGHLIGHTS)
+    assert board(highlights, "highlight") == "e3,f3" and board(highlights, "rows") == "e3-e7"
+    assert highlights.locator("#board .yb-mark").count() == 2
+    assert highlights.locator('#board [data-row="e3-e7"]').count() == 1
+    assert "e3-f3 completes e3–e7" in highlights.inner_text("#caption")
+
+
+def test_step_controls_move_through_the_record(tutorial: ExamplePage):
+    frame = tutorial.frame(STEPS)
+    game = tutorial.spec(STEPS).game
+    record_at = lambda ply: " ".join(game.record().split()[:ply])  # noqa: E731 (moves are numbered tokens)
+    assert board(frame, "ply") == "10" and board(frame, "record") == record_at(10)
+    assert "Move 10 of 16" in frame.inner_text("#step-label")
+    frame.click('button[data-step="next"]')
+    wait_board(frame, "record", record_at(11))
+    assert board(frame, "ply") == "11" and "Move 11 of 16" in frame.inner_text("#step-label")
+    frame.locator("#board").click(position={"x": 5, "y": 5})  # the keys act once the frame has focus
+    frame.press("body", "ArrowRight")
+    wait_board(frame, "record", record_at(12))
+    frame.press("body", "ArrowLeft")
+    wait_board(frame, "record", record_at(11))
+    frame.click('button[data-step="last"]')
+    wait_board(frame, "record", game.record())
+    assert frame.is_disabled('button[data-step="next"]') and frame.is_disabled('button[data-step="last"]')
+    frame.click('button[data-step="first"]')
+    wait_board(frame, "ply", "0")
+    assert board(frame, "position") == Game().position() and frame.is_disabled('button[data-step="prev"]')
+    frame.press("body", "End")
+    wait_board(frame, "ply", "16")
+
+
+def test_the_puzzle_says_try_again_then_correct(tutorial: ExamplePage):
+    frame = tutorial.frame(PUZZLE)
+    spec = tutorial.spec(PUZZLE)
+    position = spec.game_at(spec.ply)
+    assert board(frame, "puzzle") == "solving" and "White" in frame.inner_text("#status")
+    # a legal move that makes no row, by clicks
+    wrong = next(m for m in position.legal_moves() if m.kind == "move" and not m.after)
+    frame.click(f'#board [data-point="{point_name(wrong.source)}"]')
+    frame.click(f'#board [data-point="{point_name(wrong.target)}"]')
+    wait_board(frame, "puzzle", "wrong")
+    assert "try again" in frame.inner_text("#status").lower()
+    position.push(wrong)
+    assert board(frame, "position") == position.position()
+    frame.click("button[data-action=reset]")
+    wait_board(frame, "puzzle", "solving")
+    # the expected move, by keyboard: Enter on each focused point (the row is the only one)
+    solution = spec.expected[0]
+    assert len(solution.after) == 1
+    for point in (solution.source, solution.target, solution.after[0].ring):
+        frame.focus(f'#board [data-point="{point_name(point)}"]')
+        frame.press(f'#board [data-point="{point_name(point)}"]', "Enter")
+    wait_board(frame, "puzzle", "correct")
+    assert "Correct!" in frame.inner_text("#status")
+    assert frame.inner_text("button[data-action=reset]") == "Play again"
+
+
+# --------------------------------------------------------------------------- embed.html on its own
+
+
+def open_embed(yinsh_page: Any, query: str) -> None:
+    yinsh_page.open("embed.html?" + query)
+    wait_ready(yinsh_page.page, yinsh_page.problems)
+
+
+def test_a_small_frame_shows_a_bad_parameters_message_then_the_whole_board(yinsh_page: Any):
+    """One boot for both (a frame follows its hash): the message, then a good game at 300×340."""
+    yinsh_page.set_viewport_size({"width": 300, "height": 340})
+    open_embed(yinsh_page, "record=" + quote("1.e3 2.e3") + "&steps=1")
+    message = yinsh_page.locator("#message")
+    assert message.is_visible()
+    assert re.search(r"record= cannot be read: move 2: .*e3", message.inner_text())
+    assert yinsh_page.get_attribute("#board", "data-error") == message.inner_text()
+    assert not yinsh_page.locator("#steps").is_visible()
+
+    good = "record=" + quote("1.e3 2.a5 3.b5") + "&steps=1&caption=" + quote("Three rings placed")
+    yinsh_page.evaluate("h => { location.hash = h; }", good)
+    yinsh_page.wait_for_function("() => document.getElementById('board').dataset.record === '1.e3 2.a5 3.b5'")
+    assert not message.is_visible() and not yinsh_page.get_attribute("#board", "data-error")
+    sizes = yinsh_page.evaluate("""() => {
+        const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+        const svg = document.querySelector('#board svg');
+        return {svg: box(svg), board: box(svg.querySelector('.yb-bg')), steps: box(document.getElementById('steps')),
+                caption: box(document.getElementById('caption')),
+                width: innerWidth, height: innerHeight,
+                scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]};
+    }""")
+    width, height = sizes["width"], sizes["height"]
+    for part in ("svg", "board", "steps", "caption"):
+        left, top, right, bottom = sizes[part]
+        assert 0 <= left < right <= width and 0 <= top < bottom <= height, (part, sizes)
+    assert sizes["scroll"] == [width, height], "no scrollbars"
+    board_left, board_top, board_right, board_bottom = sizes["board"]
+    assert board_right - board_left > 0.6 * width, "the board fills most of the frame's width"
+    assert board_bottom <= sizes["caption"][1], "the controls are under the board"
