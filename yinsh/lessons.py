@@ -93,7 +93,8 @@ def lessons() -> list[Lesson]:
     both.play("e5-g7;xe1-e5xk7")
     placement = Game.from_state(make_state(["e3", "b5", "h7", "g3", "d6"], ["a5", "c6", "e4", "g2", "g8"],
                                            in_placement=True, turn=BLACK))
-    destinations = sorted(m.target for m in moving.legal_moves() if m.kind == "move" and m.source == parse_point("e5"))
+    destinations = sorted(m.target for m in moving.legal_moves()
+                          if m.kind == "move" and m.source == parse_point("e5") and m.target is not None)
     pool_end = Game.from_position(POOL_GAME)
     pool_end.play("g8-g9")
     return [
