@@ -51,6 +51,7 @@ from . import (
     settings_from_json,
     settings_to_json,
 )
+from .learn import Learning
 
 __all__ = ["Page", "start"]
 
@@ -129,6 +130,8 @@ class Page:
         """Grows whenever the board is redrawn: a computer move's staged drawing stops then."""
         self.discarded = 0
         self.seed = int(window.Math.random() * 1_000_000)
+        self.learning = Learning(self)
+        """The Rules dialog, the first-game guide and the theme."""
         self.open_from_url()
 
     # ---------------------------------------------------------------- players
@@ -571,6 +574,7 @@ class Page:
         for event in ("pointerenter", "focus"):  # a hint is likely: get the worker going
             self.listen(hint_button, event, lambda event: self.start_worker())
         self.listen(window, "hashchange", self.on_hash_change)
+        self.learning.attach()
 
     # ---------------------------------------------------------------- events
 
@@ -621,6 +625,8 @@ class Page:
         if button is None:
             return
         action = str(button.getAttribute("data-action"))
+        if self.learning.handle(action):
+            return
         if action == "new-game":
             self.new_game()
         elif action == "setup":
@@ -810,6 +816,7 @@ class Page:
             document.getElementById("detail").textContent = detail
         self.draw_players(thinking)
         self.draw_buttons(level)
+        self.learning.draw_guide(self.turn, person_to_move=level is None and not over)
 
     def draw_buttons(self, level: int | None) -> None:
         over = self.game.result is not None
