@@ -613,7 +613,7 @@ class Page:
         self.draw()
 
     def on_key(self, event) -> None:
-        if event.key == "Escape":
+        if event.key == "Escape" and _find(event.target, "dialog") is None:  # in a dialog it closes the dialog
             if self.drag is not None:
                 self.end_drag()
             if self.turn.cancel():
