@@ -18,7 +18,7 @@ from typing import Final
 from ..board import WINDOWS
 from ..game import COLORS
 from ..move import row_name
-from ..state import WHITE, State, after_ring_move, ring_moves, rows
+from ..state import WHITE, State, after_ring_move, has_row, ring_moves, rows
 from ..turn import Phase, Turn, row_name_key
 
 __all__ = ["guide_line", "rows_in_reach", "LOW_POOL"]
@@ -47,7 +47,9 @@ def rows_in_reach(s: State, color: int) -> list[int]:
     found: set[int] = set()
     for src, dst in ring_moves(mover):
         after = after_ring_move(mover, src, dst)
-        found.update(rows(after.white_markers if color == WHITE else after.black_markers))
+        markers = after.white_markers if color == WHITE else after.black_markers
+        if has_row(markers):  # cheap; listing the rows is not
+            found.update(rows(markers))
     return sorted(found - before, key=row_name_key)
 
 
@@ -67,7 +69,7 @@ def guide_line(turn: Turn) -> str:
     if phase is Phase.PLACE_RING:
         return PLACE
     s = game.state
-    opponent = COLORS[turn.color ^ 1].capitalize()  # colours are 0 and 1
+    opponent = COLORS[turn.color ^ 1].capitalize()
     if phase in (Phase.REMOVE_ROW, Phase.REMOVE_RING):
         need = s.rings_to_win
         score = (s.white_score, s.black_score)[turn.color] + len(turn.removals)
