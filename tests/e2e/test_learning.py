@@ -19,7 +19,7 @@ from clicks import click_point
 
 from yinsh.record import read_records
 from yinsh.web.guide import FIRST_PICK, FIRST_TARGET, PLACE
-from yinsh.web.prefs import THEMES
+from yinsh.web.prefs import GUIDE_KEY, THEME_KEY, THEMES
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -99,7 +99,8 @@ def learning(shared: LearningPage):
 
 def test_the_guide_greets_a_new_visitor_and_follows_the_turn(learning):
     page = learning.page
-    assert page.evaluate("localStorage.length") == 0  # a new visitor
+    stored = page.evaluate("keys => keys.map(k => localStorage.getItem(k))", [GUIDE_KEY, THEME_KEY])
+    assert stored == [None, None]  # a new visitor
     assert page.is_checked("#guide-switch")
     assert learning.guide() == PLACE
     learning.open_record(NINE_RINGS)
@@ -156,9 +157,14 @@ def test_the_rules_scroll_on_a_phone(learning):
     assert box["x"] >= 0 and box["x"] + box["width"] <= 375 and box["y"] >= 0 and box["y"] + box["height"] <= 667
     body = page.locator("#rules-body")
     assert body.evaluate("e => e.scrollHeight > e.clientHeight")  # the steps scroll inside the dialog
-    mistakes = page.locator(".rules-mistakes li").last
-    mistakes.scroll_into_view_if_needed()
-    assert mistakes.is_visible()
+    assert _focused_action(page) == "close-rules"
+    page.keyboard.press("Tab")  # on to the steps, which scroll by keyboard too
+    assert page.evaluate("document.activeElement.id") == "rules-body"
+    page.keyboard.press("End")
+    page.wait_for_function("() => { const b = document.getElementById('rules-body');"
+                           " return b.scrollTop > 0 && b.scrollTop + b.clientHeight >= b.scrollHeight - 2; }")
+    last = page.locator(".rules-mistakes li").last.bounding_box()
+    assert 0 <= last["y"] and last["y"] + last["height"] <= 667  # the last mistake is in view
     close = page.locator("#rules-dialog [data-action=close-rules]").bounding_box()
     assert close["y"] >= 0 and close["height"] >= 40  # the close button stays in view, large enough to tap
     page.keyboard.press("Escape")
@@ -201,4 +207,5 @@ def test_the_choices_persist_over_a_reload(learning):
     page.check("#guide-switch")
     assert learning.guide()  # back, with a line for the game the page reopened
     page.select_option("#theme-choice", "auto")
-    assert page.evaluate("[localStorage.getItem('yinsh:theme'), localStorage.getItem('yinsh:guide')]") == ["auto", "on"]
+    stored = page.evaluate("keys => keys.map(k => localStorage.getItem(k))", [GUIDE_KEY, THEME_KEY])
+    assert stored == ["on", "auto"]
