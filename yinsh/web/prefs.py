@@ -4,7 +4,7 @@
   or ``high-contrast``. The page shows the choice and sets ``<html data-theme>`` to the
   palette applied, never to ``auto``; a small script in ``index.html``'s ``<head>`` does the
   same before anything is drawn (so there is no flash of the wrong colours), with the same
-  key and names as here (tests/test_learning.py checks that they agree).
+  key and names as here (tests/test_web_learning.py checks that they agree).
 - The first-game guide: on unless the visitor turned it off.
 
 Anything stored that is not understood is the default: a corrupt value never breaks the page.
