@@ -14,7 +14,8 @@ Colours are not in the markup: every element has a class, and :data:`BOARD_CSS` 
 them through CSS custom properties. A page (or a theme) sets the public variables
 ``--yinsh-board``, ``--yinsh-line``, ``--yinsh-white``, … on any ancestor to restyle the
 board; left unset, a light palette is used, or a dark one under
-``prefers-color-scheme: dark``. ``standalone=True`` embeds the stylesheet so that a
+``prefers-color-scheme: dark``, unless an ancestor's ``data-theme`` names one of
+:data:`PALETTES` (``light``, ``dark``, ``high-contrast``). ``standalone=True`` embeds the stylesheet so that a
 diagram saved to a file looks right on its own.
 
 Geometry: columns are vertical; a point's row number grows upwards along its column and
@@ -36,6 +37,7 @@ __all__ = [
     "UNIT",
     "VIEWBOX",
     "BOARD_CSS",
+    "PALETTES",
     "board_svg",
     "point_xy",
     "nearest_point",
@@ -433,48 +435,72 @@ def ring_icon_svg(color: str, filled: bool = True) -> str:
 
 # --------------------------------------------------------------------------- the stylesheet
 
-BOARD_CSS: Final = """\
-.yinsh-board{
---yb-board:var(--yinsh-board,#ecdcb9);--yb-board-edge:var(--yinsh-board-edge,#d3bc90);
---yb-board-shadow:var(--yinsh-board-shadow,rgba(60,40,10,.22));
---yb-line:var(--yinsh-line,#8b7352);--yb-label:var(--yinsh-label,#86704f);
---yb-white:var(--yinsh-white,#fdfbf6);--yb-white-line:var(--yinsh-white-line,#2d2924);
---yb-black:var(--yinsh-black,#2a2b31);--yb-black-line:var(--yinsh-black-line,#0d0d10);
---yb-bevel-white:var(--yinsh-bevel-white,rgba(0,0,0,.13));--yb-bevel-black:var(--yinsh-bevel-black,rgba(255,255,255,.16));
---yb-piece-shadow:var(--yinsh-piece-shadow,rgba(40,25,5,.28));
---yb-accent:var(--yinsh-accent,#127c8a);--yb-row:var(--yinsh-row,#e8910c);
---yb-remove:var(--yinsh-remove,#c2362b);--yb-last:var(--yinsh-last,#6d4fd8);
---yb-mark:var(--yinsh-mark,#1769c2);--yb-hover:var(--yinsh-hover,rgba(18,124,138,.16));
-font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-@media (prefers-color-scheme:dark){.yinsh-board{
---yb-board:var(--yinsh-board,#2c333c);--yb-board-edge:var(--yinsh-board-edge,#414b57);
---yb-board-shadow:var(--yinsh-board-shadow,rgba(0,0,0,.45));
---yb-line:var(--yinsh-line,#8794a3);--yb-label:var(--yinsh-label,#8a97a6);
---yb-white:var(--yinsh-white,#eeebe4);--yb-white-line:var(--yinsh-white-line,#0b0c0e);
---yb-black:var(--yinsh-black,#121317);--yb-black-line:var(--yinsh-black-line,#b4bfcb);
---yb-bevel-white:var(--yinsh-bevel-white,rgba(0,0,0,.16));--yb-bevel-black:var(--yinsh-bevel-black,rgba(255,255,255,.2));
---yb-piece-shadow:var(--yinsh-piece-shadow,rgba(0,0,0,.5));
---yb-accent:var(--yinsh-accent,#4cc9d9);--yb-row:var(--yinsh-row,#f3b446);
---yb-remove:var(--yinsh-remove,#ff7a6b);--yb-last:var(--yinsh-last,#ab9cff);
---yb-mark:var(--yinsh-mark,#6fb0ff);--yb-hover:var(--yinsh-hover,rgba(76,201,217,.2))}}
+PALETTES: Final[dict[str, dict[str, str]]] = {
+    "light": {
+        "board": "#ecdcb9", "board-edge": "#d3bc90", "board-shadow": "rgba(60,40,10,.22)",
+        "line": "#8b7352", "label": "#6b5638", "grid-width": "1.4px",
+        "white": "#fdfbf6", "white-line": "#2d2924", "black": "#2a2b31", "black-line": "#9d9fa8",
+        "bevel-white": "rgba(0,0,0,.13)", "bevel-black": "rgba(255,255,255,.5)",
+        "outline": "1.3px", "ring-edge": "9.5px", "piece-shadow": "rgba(40,25,5,.28)",
+        "accent": "#127c8a", "row": "#e8910c", "remove": "#c2362b", "last": "#6d4fd8",
+        "mark": "#1769c2", "hover": "rgba(18,124,138,.16)",
+    },
+    "dark": {
+        "board": "#2c333c", "board-edge": "#414b57", "board-shadow": "rgba(0,0,0,.45)",
+        "line": "#8794a3", "label": "#9aa6b4", "grid-width": "1.4px",
+        "white": "#eeebe4", "white-line": "#0b0c0e", "black": "#121317", "black-line": "#b4bfcb",
+        "bevel-white": "rgba(0,0,0,.16)", "bevel-black": "rgba(255,255,255,.45)",
+        "outline": "1.3px", "ring-edge": "9.5px", "piece-shadow": "rgba(0,0,0,.5)",
+        "accent": "#4cc9d9", "row": "#f3b446", "remove": "#ff7a6b", "last": "#ab9cff",
+        "mark": "#6fb0ff", "hover": "rgba(76,201,217,.2)",
+    },
+    # Pure black and white, thick outlines, one strong colour (yellow) for what may be chosen.
+    "high-contrast": {
+        "board": "#000000", "board-edge": "#ffffff", "board-shadow": "transparent",
+        "line": "#ffffff", "label": "#ffffff", "grid-width": "2px",
+        "white": "#ffffff", "white-line": "#000000", "black": "#000000", "black-line": "#ffffff",
+        "bevel-white": "#000000", "bevel-black": "#ffffff",
+        "outline": "2.5px", "ring-edge": "12.5px", "piece-shadow": "transparent",
+        "accent": "#ffd400", "row": "#00e5ff", "remove": "#ff5c5c", "last": "#ff7bf2",
+        "mark": "#00e5ff", "hover": "rgba(255,212,0,.35)",
+    },
+}
+"""The board's themes. Each entry ``name`` is the custom property ``--yb-<name>``, which a
+page may override with ``--yinsh-<name>``. ``light`` is the default and ``dark`` applies
+under ``prefers-color-scheme: dark``; ``data-theme="light"``, ``"dark"`` or
+``"high-contrast"`` on an ancestor (the page puts it on ``<html>``) chooses one. White and
+black pieces differ by more than colour: a light piece has a dark outline, a dark piece a
+light outline and inner ring."""
+
+
+def _palette(theme: str) -> str:
+    entries = [f"--yb-{name}:var(--yinsh-{name},{value});" for name, value in PALETTES[theme].items()]
+    return "\n".join("".join(entries[i:i + 3]) for i in range(0, len(entries), 3))
+
+
+BOARD_CSS: Final = (
+    f".yinsh-board{{\n{_palette('light')}\nfont-family:system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}}\n"
+    f"@media (prefers-color-scheme:dark){{.yinsh-board{{\n{_palette('dark')}}}}}\n"
+    + "".join(f"[data-theme={theme}] .yinsh-board{{\n{_palette(theme)}}}\n" for theme in PALETTES)
+    + """\
 .yinsh-board .yb-bg{fill:var(--yb-board);stroke:var(--yb-board);stroke-linejoin:round}
 .yinsh-board .yb-inlay{fill:var(--yb-board-edge);stroke:var(--yb-board-edge);stroke-linejoin:round}
 .yinsh-board .yb-shadow{fill:var(--yb-board-shadow);stroke:var(--yb-board-shadow);stroke-linejoin:round;opacity:.6}
-.yinsh-board .yb-grid{fill:none;stroke:var(--yb-line);stroke-width:1.4px;stroke-linecap:round}
+.yinsh-board .yb-grid{fill:none;stroke:var(--yb-line);stroke-width:var(--yb-grid-width);stroke-linecap:round}
 .yinsh-board .yb-dots{fill:var(--yb-line)}
 .yinsh-board .yb-labels{fill:var(--yb-label);font-size:14px;font-weight:600;text-anchor:middle;dominant-baseline:central;letter-spacing:.02em;user-select:none}
 .yinsh-board .yb-pshadow{fill:none;stroke:var(--yb-piece-shadow);stroke-width:8px;transform:translate(1.5px,2.5px)}
-.yinsh-board .yb-rline{fill:none;stroke-width:9.5px}
+.yinsh-board .yb-rline{fill:none;stroke-width:var(--yb-ring-edge)}
 .yinsh-board .yb-rbody{fill:none;stroke-width:6.5px}
 .yinsh-board .ring.white .yb-rline{stroke:var(--yb-white-line)}
 .yinsh-board .ring.white .yb-rbody{stroke:var(--yb-white)}
 .yinsh-board .ring.black .yb-rline{stroke:var(--yb-black-line)}
 .yinsh-board .ring.black .yb-rbody{stroke:var(--yb-black)}
 .yinsh-board .yb-mshadow{fill:var(--yb-piece-shadow)}
-.yinsh-board .yb-medge,.yinsh-board .yb-mface{stroke-width:1.3px}
+.yinsh-board .yb-medge,.yinsh-board .yb-mface{stroke-width:var(--yb-outline)}
 .yinsh-board .marker.white .yb-mface,.yinsh-board .marker.black .yb-medge{fill:var(--yb-white);stroke:var(--yb-white-line)}
 .yinsh-board .marker.black .yb-mface,.yinsh-board .marker.white .yb-medge{fill:var(--yb-black);stroke:var(--yb-black-line)}
-.yinsh-board .yb-mbevel{fill:none;stroke-width:1.2px}
+.yinsh-board .yb-mbevel{fill:none;stroke-width:var(--yb-outline)}
 .yinsh-board .marker.white .yb-mbevel{stroke:var(--yb-bevel-white)}
 .yinsh-board .marker.black .yb-mbevel{stroke:var(--yb-bevel-black)}
 .yinsh-board .marker.ghost{opacity:.9}
@@ -508,4 +534,5 @@ font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 @keyframes yb-drop{from{transform:scale(.6);opacity:0}}
 @media (prefers-reduced-motion:reduce){.yinsh-board *{animation:none!important}}
 """
+)
 """The board's stylesheet (also shipped as ``static/css/board.css`` for the page)."""

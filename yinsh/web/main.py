@@ -52,6 +52,7 @@ from . import (
     settings_from_json,
     settings_to_json,
 )
+from .learn import Learning
 
 __all__ = ["Page", "start"]
 
@@ -130,6 +131,8 @@ class Page:
         """Grows whenever the board is redrawn: a computer move's staged drawing stops then."""
         self.discarded = 0
         self.seed = int(window.Math.random() * 1_000_000)
+        self.learning = Learning(self)
+        """The Rules dialog, the first-game guide and the theme."""
         self.open_from_url()
 
     # ---------------------------------------------------------------- players
@@ -573,6 +576,7 @@ class Page:
         for event in ("pointerenter", "focus"):  # a hint is likely: get the worker going
             self.listen(hint_button, event, lambda event: self.start_worker())
         self.listen(window, "hashchange", self.on_hash_change)
+        self.learning.attach()
 
     # ---------------------------------------------------------------- events
 
@@ -611,7 +615,7 @@ class Page:
         self.draw()
 
     def on_key(self, event) -> None:
-        if event.key == "Escape":
+        if event.key == "Escape" and _find(event.target, "dialog") is None:  # in a dialog it closes the dialog
             if self.drag is not None:
                 self.end_drag()
             if self.turn.cancel():
@@ -623,6 +627,8 @@ class Page:
         if button is None:
             return
         action = str(button.getAttribute("data-action"))
+        if self.learning.handle(action):
+            return
         if action == "new-game":
             self.new_game()
         elif action == "setup":
@@ -812,6 +818,7 @@ class Page:
             document.getElementById("detail").textContent = detail
         self.draw_players(thinking)
         self.draw_buttons(level)
+        self.learning.draw_guide(self.turn, person_to_move=level is None and not over)
 
     def draw_buttons(self, level: int | None) -> None:
         over = self.game.result is not None
