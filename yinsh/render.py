@@ -289,9 +289,8 @@ def board_svg(
       ``size`` sets its width in pixels; ``title`` its accessible name.
     - ``point_labels``: for a board played on a page, the accessible name of each point
       (:func:`yinsh.web.access.point_labels`). Each point's element then gets
-      ``id="yb-pt-e4"`` (for ``aria-activedescendant``), ``role="button"``, that name, and
-      ``aria-disabled`` unless it is ``clickable``; the ``<svg>`` itself is left unnamed
-      (``role="none"``) for its container to name.
+      ``id="yb-pt-e4"`` (for ``aria-activedescendant``), ``role="button"`` and that name;
+      the ``<svg>`` itself is left unnamed (``role="none"``) for its container to name.
 
     Every point is a ``<circle data-point="e4">`` drawn last, so a click anywhere near a
     point reaches it; candidate rows are drawn above the points.
@@ -406,12 +405,10 @@ def board_svg(
 
     if point_labels is None:
         hits = "".join(f'<circle class="hit{" can" if p in clickable_set else ""}" {_HIT[p]}/>' for p in POINTS)
-    else:
+    else:  # every point is a button: pressing one that cannot act now explains why
         hits = "".join(
-            f'<circle class="hit can" {_HIT[p]} id="yb-pt-{POINT_NAMES[p]}" role="button" '
-            f'aria-label="{_esc(point_labels[p])}"/>' if p in clickable_set else
-            f'<circle class="hit" {_HIT[p]} id="yb-pt-{POINT_NAMES[p]}" role="button" aria-disabled="true" '
-            f'aria-label="{_esc(point_labels[p])}"/>'
+            f'<circle class="hit{" can" if p in clickable_set else ""}" {_HIT[p]} id="yb-pt-{POINT_NAMES[p]}" '
+            f'role="button" aria-label="{_esc(point_labels[p])}"/>'
             for p in POINTS
         )
     out.append(f'<g class="yb-hits">{hits}</g>')
