@@ -433,6 +433,7 @@ class Page:
             for kwargs, ms in frames:
                 position = kwargs.pop("position")
                 self.board.innerHTML = board_svg(position, **kwargs)
+                self.show_focus()
                 await asyncio.sleep(ms / 1000)
                 if self.animation != token:
                     return  # something redrew the board meanwhile: that drawing is the truth
