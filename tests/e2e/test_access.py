@@ -7,6 +7,7 @@ hash); the phone test boots its own small touch screen page.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,7 @@ def test_a_game_played_with_the_keyboard_alone(game_page):
     assert keys.selected_row() == "f3-f7"
     game_page.page.keyboard.press("Enter")
     assert keys.selected_row() == "f4-f8"
+    assert game_page.text("#announcer").endswith("choose one of your rings to remove with row f4-f8")
     assert game_page.page.get_attribute('#row-choices [data-choice="f4-f8"]', "aria-pressed") == "true"
     keys.act("c7")
     game_page.wait_record(_numbered(moves[:58]))
@@ -144,14 +146,15 @@ def test_the_focused_point_is_ringed_and_escape_cancels(game_page):
     page = game_page.page
     keys = focus_board(page)
     keys.go("h7")
-    ring = page.eval_on_selector("#board .hit.focused", "e => [e.dataset.point, getComputedStyle(e).strokeWidth]")
-    assert ring == ["h7", "4px"]
+    ring = page.locator("#board .focus-ring")
+    assert ring.get_attribute("data-point-focus") == "h7" and ring.is_visible()
+    assert _center(page, "h7") == pytest.approx(_center(page, ".focus-ring"), abs=1)
     page.keyboard.press("Enter")
     assert len(game_page.dests()) == 22  # the ring on h7 is picked
     assert game_page.board("phase") == "move-ring"
     # the board was redrawn: the focus and its ring stayed
     assert page.evaluate("document.activeElement.id") == "board"
-    assert page.eval_on_selector("#board .hit.focused", "e => e.dataset.point") == "h7"
+    assert ring.get_attribute("data-point-focus") == "h7" and ring.is_visible()
     page.keyboard.press("Escape")
     assert game_page.board("phase") == "pick-ring" and game_page.dests() == set()
     # the arrows stay in the board: they neither scroll the page nor reach the move list
@@ -228,13 +231,22 @@ def test_keyboard_shortcuts_help_and_tab_order(game_page):
 # --------------------------------------------------------------------------- axe-core
 
 
-def axe_problems(page: Any) -> list[str]:
-    """axe-core's serious and critical violations on the page, one line each."""
+@pytest.fixture(scope="module")
+def axe_script() -> Path:
+    """axe-core's script; without it (no `npm ci` yet) the test is skipped, or fails under CI,
+    the rule conftest applies to a missing browser runtime."""
     if not AXE.is_file():
-        pytest.fail(f"{AXE.relative_to(ROOT)} is missing: run `npm ci` (axe-core is a dev dependency)",
-                    pytrace=False)
+        reason = f"{AXE.relative_to(ROOT)} is missing: run `npm ci` (axe-core is a dev dependency)"
+        if os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}:
+            pytest.fail(f"{reason} (CI is set, so this is an error, not a skip)", pytrace=False)
+        pytest.skip(reason)
+    return AXE
+
+
+def axe_problems(page: Any, script: Path) -> list[str]:
+    """axe-core's serious and critical violations on the page, one line each."""
     if not page.evaluate("typeof window.axe === 'object'"):
-        page.add_script_tag(path=str(AXE))
+        page.add_script_tag(path=str(script))
     page.wait_for_timeout(400)  # let the last move's animations end: axe measures colours
     violations = page.evaluate("""async () => {
         const result = await axe.run(document, {resultTypes: ['violations']});
@@ -246,23 +258,23 @@ def axe_problems(page: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_no_serious_problem(game_page, scheme):
+def test_axe_finds_no_serious_problem(game_page, axe_script, scheme):
     page = game_page.page
     page.emulate_media(color_scheme=scheme)
     found = {}
     game_page.open()
-    found["start"] = axe_problems(page)
+    found["start"] = axe_problems(page, axe_script)
     game_page.open(record=_numbered(BRAVE_COMBO.moves[:40]))
     game_page.click_point(point_name(BRAVE_COMBO.moves[40].source))
-    found["mid-game"] = axe_problems(page)
+    found["mid-game"] = axe_problems(page, axe_script)
     game_page.open(record=SCENARIOS["overline of six"].record())
     game_page.click_point("e3")
     game_page.click_point("f3")
     assert game_page.rows() == {"e2-e6", "e3-e7"}
-    found["row choice"] = axe_problems(page)
+    found["row choice"] = axe_problems(page, axe_script)
     game_page.open(record=BRAVE_COMBO.record())
     assert game_page.page.locator("#banner").is_visible()
-    found["end"] = axe_problems(page)
+    found["end"] = axe_problems(page, axe_script)
     assert not any(found.values()), "\n".join(f"{state}: {v}" for state, vs in found.items() for v in vs)
 
 
@@ -287,7 +299,9 @@ def phone(chromium_browser: Any, site_url: str):
 
 
 def _center(page: Any, name: str) -> tuple[float, float]:
-    box = page.locator(f'#board [data-point="{name}"]').bounding_box()
+    """The centre of the point ``name`` on the screen (or of the element a selector names)."""
+    selector = f"#board {name}" if name.startswith(".") else f'#board [data-point="{name}"]'
+    box = page.locator(selector).bounding_box()
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 

@@ -35,7 +35,7 @@ from ..state import State
 from ..turn import Phase, Turn
 
 __all__ = ["KEY_DIRECTIONS", "SHORTCUTS", "START_POINT", "neighbour", "point_labels", "row_for_key",
-           "move_announcement", "result_announcement", "Announcer"]
+           "spoken_prompt", "move_announcement", "result_announcement", "Announcer"]
 
 KEY_DIRECTIONS: Final[dict[tuple[str, bool], tuple[int, int]]] = {
     ("ArrowRight", False): (1, 0),
@@ -171,6 +171,23 @@ def row_for_key(turn: Turn, point: int) -> int | None:
 
 
 # ---------------------------------------------------------------------------- announcements
+
+
+def spoken_prompt(prompt: str, turn: Turn | None) -> str:
+    """The panel's prompt as said aloud: with the row chosen, while its ring is asked for
+    (``turn`` is ``None`` when no person is to move).
+
+    >>> from yinsh.game import Game
+    >>> s = st.make_state(white_rings=["a2", "k8", "h10", "b7", "c8"], black_rings=["a5", "k10", "j11", "i11", "h11"],
+    ...                   white_markers=["e3", "e4", "e5", "e6", "e7"])
+    >>> turn = Turn(Game.from_state(s, 40))
+    >>> spoken_prompt(turn.prompt, turn)
+    'White: choose one of your rings to remove with row e3-e7'
+    """
+    if turn is not None and turn.selected_row is not None:
+        return f"{prompt} with row {row_name(turn.selected_row)}"
+    return prompt
+
 
 
 def _plural(n: int, word: str) -> str:

@@ -35,7 +35,7 @@ except ImportError:  # outside the browser: pytest still imports every module fo
 from ..board import parse_point, point_name
 from ..game import COLORS, Game
 from ..move import Move, parse_row, row_name
-from ..render import board_svg, nearest_point, point_xy, ring_icon_svg
+from ..render import HIT_RADIUS, board_svg, nearest_point, point_xy, ring_icon_svg
 from ..state import RINGS_PER_PLAYER, pool
 from ..turn import Decision, Phase, Turn, result_text
 from . import (
@@ -51,7 +51,7 @@ from . import (
     settings_from_json,
     settings_to_json,
 )
-from .access import SHORTCUTS, START_POINT, Announcer, neighbour, point_labels, row_for_key
+from .access import SHORTCUTS, START_POINT, Announcer, neighbour, point_labels, row_for_key, spoken_prompt
 
 __all__ = ["Page", "start"]
 
@@ -806,14 +806,22 @@ class Page:
 
     def show_focus(self) -> None:
         """Ring the focused point and point ``aria-activedescendant`` at it (after a redraw, or
-        when the focus moves): the board itself keeps the DOM focus, so a redraw never loses it."""
+        when the focus moves): the board itself keeps the DOM focus, so a redraw never loses it.
+        The ring is the SVG's last element, above the candidate rows; CSS shows it while the
+        board has the keyboard's focus."""
         name = point_name(self.focus_point)
-        old = self.board.querySelector(".hit.focused")
-        if old is not None and old is not jsnull:
-            old.classList.remove("focused")
-        el = document.getElementById(f"yb-pt-{name}")
-        if el is not None and el is not jsnull:
-            el.classList.add("focused")
+        svg = self.board.querySelector("svg")
+        if svg is None or svg is jsnull:
+            return
+        ring = svg.querySelector(".focus-ring")
+        if ring is None or ring is jsnull:
+            svg.insertAdjacentHTML("beforeend", f'<circle class="focus-ring" r="{HIT_RADIUS + 2}"/>')
+            ring = svg.lastElementChild
+        x, y = point_xy(self.focus_point)
+        ring.setAttribute("cx", str(x))
+        ring.setAttribute("cy", str(y))
+        ring.setAttribute("data-point-focus", name)
+        if document.getElementById(f"yb-pt-{name}") is not jsnull:
             self.board.setAttribute("aria-activedescendant", f"yb-pt-{name}")
         else:  # a computer move drawn in steps has no named points
             self.board.removeAttribute("aria-activedescendant")
@@ -874,7 +882,8 @@ class Page:
         self.draw_pool()
         self.draw_moves()
         self.draw_banner()
-        self.announce(self.announcer.update(game, self.shown["prompt"][0]))  # type: ignore[index]
+        prompt = spoken_prompt(self.shown["prompt"][0], turn if self.ai_to_move() is None else None)  # type: ignore[index]
+        self.announce(self.announcer.update(game, prompt))
 
     def draw_status(self) -> None:
         """The prompt, the players, the AI state and the buttons: what changes while the
