@@ -35,7 +35,7 @@ except ImportError:  # outside the browser: pytest still imports every module fo
 from ..board import parse_point, point_name
 from ..game import COLORS, Game
 from ..move import Move, parse_row, row_name
-from ..render import HIT_RADIUS, board_svg, nearest_point, point_xy, ring_icon_svg
+from ..render import board_svg, nearest_point, point_xy, ring_icon_svg
 from ..state import RINGS_PER_PLAYER, pool
 from ..turn import Decision, Phase, Turn, result_text
 from . import (
@@ -67,6 +67,8 @@ ROW_MS = 650
 MOVE_MS = 700
 """How long a computer's ring move shows (slide and flips) before its own rows are removed."""
 PLACE_MS = 250
+FOCUS_HALF = 24
+"""Half the side of the keyboard focus's square around a point (SVG units: points are 50 apart)."""
 LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "intermediate", 4: "strong", 5: "strongest"}
 
 
@@ -807,19 +809,20 @@ class Page:
     def show_focus(self) -> None:
         """Ring the focused point and point ``aria-activedescendant`` at it (after a redraw, or
         when the focus moves): the board itself keeps the DOM focus, so a redraw never loses it.
-        The ring is the SVG's last element, above the candidate rows; CSS shows it while the
-        board has the keyboard's focus."""
+        The ring is a rounded square (no piece is square), the SVG's last element, above the
+        candidate rows; CSS shows it while the board has the keyboard's focus."""
         name = point_name(self.focus_point)
         svg = self.board.querySelector("svg")
         if svg is None or svg is jsnull:
             return
         ring = svg.querySelector(".focus-ring")
         if ring is None or ring is jsnull:
-            svg.insertAdjacentHTML("beforeend", f'<circle class="focus-ring" r="{HIT_RADIUS + 2}"/>')
+            side = 2 * FOCUS_HALF
+            svg.insertAdjacentHTML("beforeend", f'<rect class="focus-ring" width="{side}" height="{side}" rx="9"/>')
             ring = svg.lastElementChild
         x, y = point_xy(self.focus_point)
-        ring.setAttribute("cx", str(x))
-        ring.setAttribute("cy", str(y))
+        ring.setAttribute("x", f"{x - FOCUS_HALF:.2f}")
+        ring.setAttribute("y", f"{y - FOCUS_HALF:.2f}")
         ring.setAttribute("data-point-focus", name)
         if document.getElementById(f"yb-pt-{name}") is not jsnull:
             self.board.setAttribute("aria-activedescendant", f"yb-pt-{name}")
