@@ -190,7 +190,12 @@ def test_points_have_names_and_moves_are_announced(game_page):
     assert game_page.text("#announcer").startswith("Black moved c6 to e6 and flipped 1 marker")
     # a key that does nothing legal says why
     keys.act("a2")
-    assert "Choose one of your rings" in game_page.text("#announcer")
+    assert game_page.text("#announcer") == "Choose one of your rings (white) to move"
+    # a picked ring pressed onto a point it cannot reach: why, then what to do now
+    keys.act("f8")
+    keys.act("k10")
+    assert game_page.text("#announcer") == (
+        "f8-k10 is not a legal move (not on one line): ring put back. White: choose a ring to move")
 
 
 def test_the_computers_moves_are_announced(game_page):

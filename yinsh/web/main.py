@@ -103,6 +103,8 @@ class Page:
         self.dialog = document.getElementById("new-game-dialog")
         self.live = document.getElementById("announcer")
         self.announcer = Announcer()
+        self.announcements: list[str] = []
+        self.flush_proxy = create_proxy(self.flush_announcements)
         self.focus_point = START_POINT
         """The point the keyboard acts on (shown with a ring while the board has focus)."""
         self.proxies: list = []  # keep the event proxies alive
@@ -801,10 +803,18 @@ class Page:
             self.announce(text)
 
     def announce(self, text: str) -> None:
-        """Say ``text`` to a screen reader (the one polite live region); the same text twice
-        is said twice."""
+        """Say ``text`` to a screen reader (the one polite live region). What one event says
+        (a hint, then the new prompt) is said together, once the handler is done: a second
+        write would cut the first short."""
         if text:
-            self.live.textContent = text + ("\u00a0" if str(self.live.textContent) == text else "")
+            self.announcements.append(text)
+            if len(self.announcements) == 1:
+                window.queueMicrotask(self.flush_proxy)
+
+    def flush_announcements(self) -> None:
+        text = ". ".join(self.announcements)
+        self.announcements = []
+        self.live.textContent = text + ("\u00a0" if str(self.live.textContent) == text else "")  # said again
 
     def show_focus(self) -> None:
         """Ring the focused point and point ``aria-activedescendant`` at it (after a redraw, or
