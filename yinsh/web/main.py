@@ -834,7 +834,8 @@ class Page:
         ring.setAttribute("x", f"{x - FOCUS_HALF:.2f}")
         ring.setAttribute("y", f"{y - FOCUS_HALF:.2f}")
         ring.setAttribute("data-point-focus", name)
-        if document.getElementById(f"yb-pt-{name}") is not jsnull:
+        named = document.getElementById(f"yb-pt-{name}")
+        if named is not None and named is not jsnull:
             self.board.setAttribute("aria-activedescendant", f"yb-pt-{name}")
         else:  # a computer move drawn in steps has no named points
             self.board.removeAttribute("aria-activedescendant")
