@@ -108,7 +108,7 @@ def test_a_game_played_with_the_keyboard_alone(game_page):
     """A ring placed, ring moves with flips, a row chosen among two by Enter, rings removed,
     to the end of a real game (BraveCombo against Dumbot, which Black wins 3 to 2)."""
     moves = BRAVE_COMBO.moves
-    game_page.open(record=Game.from_record(_numbered(moves[:9])).record())
+    game_page.open(record=_numbered(moves[:9]))
     keys = focus_board(game_page.page)
     keys.play(moves[9])  # the tenth ring, by Space
     game_page.wait_record(_numbered(moves[:10]))
@@ -157,8 +157,14 @@ def test_the_focused_point_is_ringed_and_escape_cancels(game_page):
     assert ring.get_attribute("data-point-focus") == "h7" and ring.is_visible()
     page.keyboard.press("Escape")
     assert game_page.board("phase") == "pick-ring" and game_page.dests() == set()
-    # the arrows stay in the board: they neither scroll the page nor reach the move list
-    assert page.evaluate("scrollY") == 0
+    # the arrows stay in the board: they neither scroll the page nor reach the document's
+    # listeners (where arrows step through the move list)
+    page.evaluate("""() => { window.arrowsOutside = 0;
+        document.addEventListener('keydown', e => { if (e.key.startsWith('Arrow')) window.arrowsOutside++; }); }""")
+    for key in ("ArrowLeft", "ArrowDown", "Shift+ArrowRight"):
+        page.keyboard.press(key)
+    assert page.evaluate("[window.arrowsOutside, scrollY]") == [0, 0]
+    assert ring.get_attribute("data-point-focus") == "h7"  # h7 ← g7 ↓ g6 ⇧→ h7
 
 
 def test_points_have_names_and_moves_are_announced(game_page):
@@ -290,14 +296,8 @@ def test_axe_finds_no_serious_problem(game_page, axe_script, scheme):
 def phone(chromium_browser: Any, site_url: str):
     """A 375 × 667 touch screen (a small phone) with its own page, failing the test on any
     error the browser reports or any request leaving the site."""
-    page = SharedPage(chromium_browser, site_url)
-    page.context.close()
-    page.context = chromium_browser.new_context(viewport={"width": 375, "height": 667}, device_scale_factor=2,
-                                                is_mobile=True, has_touch=True)
-    page.context.on("request", page._on_request)
-    page.page = page.context.new_page()
-    page.page.on("console", lambda m: m.type == "error" and page.problems.append(f"console error: {m.text}"))
-    page.page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
+    page = SharedPage(chromium_browser, site_url, viewport={"width": 375, "height": 667}, device_scale_factor=2,
+                      is_mobile=True)
     yield page
     page.close()
     assert not page.problems, page.problems
