@@ -27,7 +27,7 @@ coordinates (the page uses them for dragging).
 from __future__ import annotations
 
 from typing import Any, Final
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, STEPS, WINDOWS, parse_point
 from .move import Move, parse_row, row_name
@@ -269,6 +269,7 @@ def board_svg(
     standalone: bool = False,
     title: str | None = None,
     size: int | None = None,
+    point_labels: Mapping[int, str] | None = None,
 ) -> str:
     """The SVG markup of a position.
 
@@ -288,6 +289,10 @@ def board_svg(
       ``"flips"`` flips the markers only (the ring was dragged there).
     - ``standalone``: embed :data:`BOARD_CSS` and the XML namespace, for a file on its own;
       ``size`` sets its width in pixels; ``title`` its accessible name.
+    - ``point_labels``: for a board played on a page, the accessible name of each point
+      (:func:`yinsh.web.access.point_labels`). Each point's element then gets
+      ``id="yb-pt-e4"`` (for ``aria-activedescendant``), ``role="button"`` and that name;
+      the ``<svg>`` itself is left unnamed (``role="none"``) for its container to name.
 
     Every point is a ``<circle data-point="e4">`` drawn last, so a click anywhere near a
     point reaches it; candidate rows are drawn above the points.
@@ -315,7 +320,10 @@ def board_svg(
         source, target = last_move
 
     out = []
-    attrs = f'class="yinsh-board" viewBox="{VIEWBOX}" role="img" aria-label="{_esc(title or "YINSH board")}"'
+    if point_labels is None:
+        attrs = f'class="yinsh-board" viewBox="{VIEWBOX}" role="img" aria-label="{_esc(title or "YINSH board")}"'
+    else:  # an img's children are hidden from assistive technology: these must not be
+        attrs = f'class="yinsh-board" viewBox="{VIEWBOX}" role="none"'
     if standalone:
         width = f' width="{size}"' if size else ""
         out.append(f'<svg xmlns="http://www.w3.org/2000/svg" {attrs}{width}><style>{BOARD_CSS}</style>')
@@ -397,7 +405,14 @@ def board_svg(
     if over:
         out.append(f'<g class="yb-over">{"".join(over)}</g>')
 
-    hits = "".join(f'<circle class="hit{" can" if p in clickable_set else ""}" {_HIT[p]}/>' for p in POINTS)
+    if point_labels is None:
+        hits = "".join(f'<circle class="hit{" can" if p in clickable_set else ""}" {_HIT[p]}/>' for p in POINTS)
+    else:  # every point is a button: pressing one that cannot act now explains why
+        hits = "".join(
+            f'<circle class="hit{" can" if p in clickable_set else ""}" {_HIT[p]} id="yb-pt-{POINT_NAMES[p]}" '
+            f'role="button" aria-label="{_esc(point_labels[p])}"/>'
+            for p in POINTS
+        )
     out.append(f'<g class="yb-hits">{hits}</g>')
 
     if row_list:

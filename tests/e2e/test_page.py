@@ -50,10 +50,11 @@ def save_screenshot(page: Any, name: str, *, full_page: bool = False) -> Path:
 class SharedPage:
     """One browser page for a whole module, with what went wrong recorded per test."""
 
-    def __init__(self, browser: Any, base_url: str) -> None:
+    def __init__(self, browser: Any, base_url: str, **context_options: Any) -> None:
         self.base_url = base_url
         self.origin = _origin(base_url)
-        self.context = browser.new_context(viewport={"width": 1000, "height": 800}, has_touch=True)
+        options = {"viewport": {"width": 1000, "height": 800}, "has_touch": True, **context_options}
+        self.context = browser.new_context(**options)
         self.problems: list[str] = []
         self.context.on("request", self._on_request)
         self.page = self.context.new_page()

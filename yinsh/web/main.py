@@ -35,7 +35,7 @@ except ImportError:  # outside the browser: pytest still imports every module fo
 
 from ..board import parse_point, point_name
 from ..game import COLORS, Game
-from ..move import Move, parse_row
+from ..move import Move, parse_row, row_name
 from ..render import board_svg, nearest_point, point_xy, ring_icon_svg
 from ..state import RINGS_PER_PLAYER, pool
 from ..turn import Decision, Phase, Turn, result_text
@@ -52,6 +52,7 @@ from . import (
     settings_from_json,
     settings_to_json,
 )
+from .access import SHORTCUTS, START_POINT, Announcer, neighbour, point_labels, row_for_key, spoken_prompt
 from .learn import Learning
 
 __all__ = ["Page", "start"]
@@ -68,6 +69,8 @@ ROW_MS = 650
 MOVE_MS = 700
 """How long a computer's ring move shows (slide and flips) before its own rows are removed."""
 PLACE_MS = 250
+FOCUS_HALF = 24
+"""Half the side of the keyboard focus's square around a point (SVG units: points are 50 apart)."""
 LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "intermediate", 4: "strong", 5: "strongest"}
 
 
@@ -100,6 +103,12 @@ class Page:
         self.board = document.getElementById("board")
         self.banner = document.getElementById("banner")
         self.dialog = document.getElementById("new-game-dialog")
+        self.live = document.getElementById("announcer")
+        self.announcer = Announcer()
+        self.announcements: list[str] = []
+        self.flush_proxy = create_proxy(self.flush_announcements)
+        self.focus_point = START_POINT
+        """The point the keyboard acts on (shown with a ring while the board has focus)."""
         self.proxies: list = []  # keep the event proxies alive
         self.drag: dict | None = None
         self.suppress_click = False
@@ -433,6 +442,7 @@ class Page:
             for kwargs, ms in frames:
                 position = kwargs.pop("position")
                 self.board.innerHTML = board_svg(position, **kwargs)
+                self.show_focus()
                 await asyncio.sleep(ms / 1000)
                 if self.animation != token:
                     return  # something redrew the board meanwhile: that drawing is the truth
@@ -568,6 +578,11 @@ class Page:
         self.listen(self.board, "pointerup", self.on_pointer_up)
         self.listen(self.board, "pointercancel", self.on_pointer_cancel)
         self.listen(document, "keydown", self.on_key)
+        self.listen(self.board, "keydown", self.on_board_key)
+        keys = document.getElementById("keys-dialog")
+        keys.querySelector("dl").innerHTML = "".join(
+            f"<dt><kbd>{_esc(k)}</kbd></dt><dd>{_esc(what)}</dd>" for k, what in SHORTCUTS)
+        self.listen(keys, "click", self.on_keys_dialog_click)
         self.listen(document.getElementById("panel"), "click", self.on_panel_click)
         self.listen(self.banner, "click", self.on_panel_click)
         self.listen(self.dialog, "click", self.on_dialog_click)
@@ -588,17 +603,52 @@ class Page:
             self.hint(f"{self.name_of(COLORS[self.game.state.turn])} is to move: wait for it.")
             return
         row_el = _find(event.target, "[data-row]")
-        point_el = _find(event.target, "[data-point]")
+        point = self.point_at(event)
         before = self.turn.ring_move
         if row_el is not None:
             first, _, last = str(row_el.getAttribute("data-row")).partition("-")
             self.respond(self.turn.click_row(parse_row(first, last)), before)
-        elif point_el is not None:
-            point = parse_point(str(point_el.getAttribute("data-point")))
+        elif point is not None:
+            self.focus_point = point
             self.respond(self.turn.click_point(point), before)
-        elif self.turn.cancel():  # a click on the board between the points
+        elif self.turn.cancel():  # a click on the board beyond the points
             self.hint("")
             self.draw()
+
+    def point_at(self, event) -> int | None:
+        """The point a click or a press is for: the one under it, else the nearest within half
+        a grid step (a finger is broad: no gap between points is dead)."""
+        point_el = _find(event.target, "[data-point]")
+        if point_el is not None:
+            return parse_point(str(point_el.getAttribute("data-point")))
+        if event.clientX == 0 and event.clientY == 0:  # a click with no position (keyboard, script)
+            return None
+        return nearest_point(*self.svg_xy(event))
+
+    def on_board_key(self, event) -> None:
+        """The board's keys (the board has the focus): arrows move the focus along the lines,
+        Enter and Space act on the focused point as a click would."""
+        if event.ctrlKey or event.altKey or event.metaKey:
+            return
+        key = str(event.key)
+        if key.startswith("Arrow"):
+            event.preventDefault()
+            event.stopPropagation()  # arrows outside the board step through the moves
+            self.board.classList.add("keyboard")
+            self.focus_point = neighbour(self.focus_point, key, bool(event.shiftKey))
+            self.show_focus()
+        elif key in ("Enter", " "):
+            event.preventDefault()
+            self.board.classList.add("keyboard")
+            if self.ai_to_move() is not None:
+                self.hint(f"{self.name_of(COLORS[self.game.state.turn])} is to move: wait for it.")
+                return
+            before = self.turn.ring_move
+            row = row_for_key(self.turn, self.focus_point)
+            if row is not None:
+                self.respond(self.turn.click_row(row), before)
+            else:
+                self.respond(self.turn.click_point(self.focus_point), before)
 
     def respond(self, hint: str | None, ring_moved_before, dragged: bool = False) -> None:
         """Show the click's hint (or clear the last one) and redraw if the turn changed."""
@@ -614,7 +664,13 @@ class Page:
         self.save_url()
         self.draw()
 
+    def on_keys_dialog_click(self, event) -> None:
+        if _find(event.target, "button[data-action=close-keys]") is not None:
+            document.getElementById("keys-dialog").close()
+
     def on_key(self, event) -> None:
+        if event.key == "?" and _find(event.target, "input, select, textarea, dialog") is None:
+            document.getElementById("keys-dialog").showModal()
         if event.key == "Escape" and _find(event.target, "dialog") is None:  # in a dialog it closes the dialog
             if self.drag is not None:
                 self.end_drag()
@@ -637,6 +693,11 @@ class Page:
             self.undo()
         elif action == "hint":
             self.suggest()
+        elif action == "choose-row" and self.ai_to_move() is None:
+            first, _, last = str(button.getAttribute("data-choice")).partition("-")
+            self.respond(self.turn.click_row(parse_row(first, last)), self.turn.ring_move)
+        elif action == "keys":
+            document.getElementById("keys-dialog").showModal()
         elif action == "pause":
             self.paused = not self.paused
             self.changed()  # a search under way is for a game that is now paused: drop it
@@ -650,12 +711,12 @@ class Page:
     def on_pointer_down(self, event) -> None:
         self.suppress_click = False
         self.drag = None
+        self.board.classList.remove("keyboard")
         if event.button != 0 or self.turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING) or self.ai_to_move():
             return
-        point_el = _find(event.target, "[data-point]")
-        if point_el is None:
+        point = self.point_at(event)
+        if point is None:
             return
-        point = parse_point(str(point_el.getAttribute("data-point")))
         if point not in self.turn.movable_rings and point != self.turn.selected_ring:
             return
         self.drag = {"id": event.pointerId, "point": point, "x": event.clientX, "y": event.clientY,
@@ -747,6 +808,60 @@ class Page:
             el = document.getElementById("hint")
             el.textContent = text
             el.hidden = not text
+            self.announce(text)
+
+    def announce(self, text: str) -> None:
+        """Say ``text`` to a screen reader (the one polite live region). What one event says
+        (a hint, then the new prompt) is said together, once the handler is done: a second
+        write would cut the first short."""
+        if text:
+            self.announcements.append(text)
+            if len(self.announcements) == 1:
+                window.queueMicrotask(self.flush_proxy)
+
+    def flush_announcements(self) -> None:
+        text = ". ".join(self.announcements)
+        self.announcements = []
+        self.live.textContent = text + ("\u00a0" if str(self.live.textContent) == text else "")  # said again
+
+    def show_focus(self) -> None:
+        """Ring the focused point and point ``aria-activedescendant`` at it (after a redraw, or
+        when the focus moves): the board itself keeps the DOM focus, so a redraw never loses it.
+        The ring is a rounded square (no piece is square), the SVG's last element, above the
+        candidate rows; CSS shows it while the board has the keyboard's focus."""
+        name = point_name(self.focus_point)
+        svg = self.board.querySelector("svg")
+        if svg is None or svg is jsnull:
+            return
+        ring = svg.querySelector(".focus-ring")
+        if ring is None or ring is jsnull:
+            side = 2 * FOCUS_HALF
+            svg.insertAdjacentHTML("beforeend", f'<rect class="focus-ring" width="{side}" height="{side}" rx="9"/>')
+            ring = svg.lastElementChild
+        x, y = point_xy(self.focus_point)
+        ring.setAttribute("x", f"{x - FOCUS_HALF:.2f}")
+        ring.setAttribute("y", f"{y - FOCUS_HALF:.2f}")
+        ring.setAttribute("data-point-focus", name)
+        named = document.getElementById(f"yb-pt-{name}")
+        if named is not None and named is not jsnull:
+            self.board.setAttribute("aria-activedescendant", f"yb-pt-{name}")
+        else:  # a computer move drawn in steps has no named points
+            self.board.removeAttribute("aria-activedescendant")
+
+    def draw_row_choices(self) -> None:
+        """Several candidate rows: each is also a button by the prompt (the keyboard's and the
+        screen reader's way to them, and a sure one on a small screen)."""
+        rows = self.turn.candidate_rows if self.ai_to_move() is None else ()
+        chosen = self.turn.selected_row
+        key = (rows, chosen)
+        if not self._changed("row-choices", key):
+            return
+        box = document.getElementById("row-choices")
+        box.innerHTML = "".join(
+            f'<button type="button" data-action="choose-row" data-choice="{row_name(w)}" '
+            f'aria-pressed="{"true" if w == chosen else "false"}">Row {row_name(w)}</button>'
+            for w in rows) if len(rows) > 1 else ""
+        box.hidden = len(rows) < 2
 
     def last_move(self) -> Move | tuple[int, int] | None:
         if self.turn.ring_move is not None:
@@ -762,9 +877,12 @@ class Page:
         over = game.result is not None
         if board:
             self.animation += 1  # stops a computer move's staged drawing
-            highlights: dict = turn.highlights() if self.ai_to_move() is None else {}
+            person = self.ai_to_move() is None and not over
+            highlights: dict = turn.highlights() if person else {}
+            labels = point_labels(turn if person else None, turn.state)
             self.board.innerHTML = board_svg(turn.state, last_move=self.last_move(), animate=animate,
-                                             marked=self.suggested_points(), **highlights)
+                                             marked=self.suggested_points(), point_labels=labels, **highlights)
+            self.show_focus()
         self.drawn_version = turn.version
         board_el = self.board
         record = game.record()
@@ -782,9 +900,12 @@ class Page:
             notices.innerHTML = "".join(f"<p>{_esc(n)}</p>" for n in self.notices[-3:])
             notices.hidden = not self.notices
         self.draw_status()
+        self.draw_row_choices()
         self.draw_pool()
         self.draw_moves()
         self.draw_banner()
+        prompt = spoken_prompt(self.shown["prompt"][0], turn if self.ai_to_move() is None else None)  # type: ignore[index]
+        self.announce(self.announcer.update(game, prompt))
 
     def draw_status(self) -> None:
         """The prompt, the players, the AI state and the buttons: what changes while the
