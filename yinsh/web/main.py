@@ -41,6 +41,7 @@ from ..turn import Decision, Phase, Turn, result_text
 from . import (
     DELAYS,
     PLAYER_KINDS,
+    REMOTE,
     STORAGE_KEY,
     VARIANTS,
     Settings,
@@ -51,6 +52,7 @@ from . import (
     settings_from_json,
     settings_to_json,
 )
+from .keep import ACTIONS, GameKeeper
 
 __all__ = ["Page", "start"]
 
@@ -129,7 +131,9 @@ class Page:
         """Grows whenever the board is redrawn: a computer move's staged drawing stops then."""
         self.discarded = 0
         self.seed = int(window.Math.random() * 1_000_000)
-        self.open_from_url()
+        self.keeper = GameKeeper(self)
+        """Records, links and the game saved across visits."""
+        self.open_from_url(restore=True)
 
     # ---------------------------------------------------------------- players
 
@@ -145,6 +149,10 @@ class Page:
         if self.game.result is not None:
             return None
         return self.level_of(COLORS[self.game.state.turn])
+
+    def remote_to_move(self) -> bool:
+        """Whether the player to move plays by link on another device."""
+        return self.game.result is None and self.players[COLORS[self.game.state.turn]] == REMOTE
 
     def both_ai(self) -> bool:
         return all(self.level_of(c) is not None for c in COLORS)
@@ -167,9 +175,11 @@ class Page:
 
     # ---------------------------------------------------------------- the game
 
-    def open_from_url(self) -> None:
-        """Open the game and players the URL asks for (at start, and when the hash changes)."""
-        setup = open_page(str(window.location.search), str(window.location.hash), self.stored_settings())
+    def open_from_url(self, restore: bool = False) -> None:
+        """Open the game and players the URL asks for (at start, and when the hash changes);
+        with ``restore``, the saved game when the URL asks for nothing."""
+        saved = self.keeper.read_saved() if restore else None
+        setup = open_page(str(window.location.search), str(window.location.hash), self.stored_settings(), saved)
         self.settings = setup.settings
         self.notices = list(setup.notices)
         self.game: Game = setup.game
@@ -229,6 +239,17 @@ class Page:
         self.save_url()
         self.draw()
 
+    def show_game(self, game: Game, settings: Settings, notices: list[str]) -> None:
+        """Show a game opened from elsewhere (a record), to look at or play on."""
+        self.game, self.settings, self.notices = game, settings, notices
+        self.turn = Turn(game)
+        self.paused = False
+        self.hint("")
+        self.changed()
+        self._auto_moves()
+        self.save_url()
+        self.draw()
+
     def undo(self) -> None:
         """Take back the turn being built, else the last move chosen by a person (and the
         computer's answer to it); between two computers, the last move, and pause."""
@@ -264,6 +285,7 @@ class Page:
     def save_url(self) -> None:
         url = game_url(str(window.location.pathname), self.players, self.game, self.settings)
         window.history.replaceState(None, "", url)
+        self.keeper.autosave()
 
     # ---------------------------------------------------------------- the computer player
 
@@ -571,6 +593,7 @@ class Page:
         for event in ("pointerenter", "focus"):  # a hint is likely: get the worker going
             self.listen(hint_button, event, lambda event: self.start_worker())
         self.listen(window, "hashchange", self.on_hash_change)
+        self.keeper.attach()
 
     # ---------------------------------------------------------------- events
 
@@ -580,6 +603,9 @@ class Page:
             return
         if self.ai_to_move() is not None:
             self.hint(f"{self.name_of(COLORS[self.game.state.turn])} is to move: wait for it.")
+            return
+        if self.remote_to_move():
+            self.hint(f"{COLORS[self.game.state.turn].capitalize()} plays on their own device: send them the link.")
             return
         row_el = _find(event.target, "[data-row]")
         point_el = _find(event.target, "[data-point]")
@@ -629,6 +655,8 @@ class Page:
             self.undo()
         elif action == "hint":
             self.suggest()
+        elif action in ACTIONS:
+            self.keeper.act(action)
         elif action == "pause":
             self.paused = not self.paused
             self.changed()  # a search under way is for a game that is now paused: drop it
@@ -642,7 +670,8 @@ class Page:
     def on_pointer_down(self, event) -> None:
         self.suppress_click = False
         self.drag = None
-        if event.button != 0 or self.turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING) or self.ai_to_move():
+        if (event.button != 0 or self.turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING) or self.ai_to_move()
+                or self.remote_to_move()):
             return
         point_el = _find(event.target, "[data-point]")
         if point_el is None:
@@ -794,6 +823,9 @@ class Page:
             prompt, detail = result_text(game) or "", turn.detail
         elif level is not None and self.paused:
             prompt, detail = f"{self.name_of(mover)} to move: paused", "Press Resume to let the computers play on."
+        elif self.remote_to_move():
+            prompt = f"{mover.capitalize()} to move, on their own device"
+            detail = "Send them the link to this game (Link for the opponent); their move comes back as a link."
         elif level is not None:
             if self.starting:
                 prompt, detail = "AI starting…", f"{self.name_of(mover)} moves as soon as the computer player is up."
@@ -810,6 +842,8 @@ class Page:
             document.getElementById("detail").textContent = detail
         self.draw_players(thinking)
         self.draw_buttons(level)
+        if self._changed("send-link", self.remote_to_move()):
+            document.getElementById("send-link").hidden = not self.remote_to_move()
 
     def draw_buttons(self, level: int | None) -> None:
         over = self.game.result is not None
