@@ -224,6 +224,29 @@ def test_every_fixture_file_and_every_game_of_games_ygn_opens(alice):
         assert f"Opened game {index + 1} of {len(GAMES)}: {record.tags['White']}" in alice.page.inner_text("#notices")
 
 
+# --------------------------------------------------------------------------- the saved game
+
+
+def test_the_game_survives_a_new_visit_and_bad_saved_data_gives_a_fresh_game(alice):
+    game = GAMES[3].game
+    first = Game()
+    for move in game.moves[:20]:
+        first.push(move)
+    open_record(alice, first.record())
+    alice.play(game.moves[20])
+    alice.wait_record(game.record().split(" 22.")[0])
+    played = alice.record()
+
+    alice.boot("/index.html")  # the bare address: no game in the URL
+    alice.wait_record(played)
+    assert "#g=G1" in alice.page.url
+
+    alice.page.evaluate("localStorage.setItem('yinsh.saved', '{\"version\": 1, \"game\": \"G1broken\"}')")
+    alice.boot("/index.html")
+    alice.wait_record("")
+    assert "Your saved game could not be read" in alice.page.inner_text("#notices")
+
+
 # --------------------------------------------------------------------------- links
 
 
@@ -245,7 +268,8 @@ def test_two_browsers_finish_a_game_by_passing_links(alice, bob):
     start = Game()
     for move in moves[:60]:
         start.push(move)
-    alice.go(f"{alice.base_url}/index.html?you=white#record={quote(start.record())}", start.record())
+    # (a link may say who is who in its hash too: Alice's page follows it without a reload)
+    alice.go(f"{alice.base_url}/index.html#you=white&record={quote(start.record())}", start.record())
     replay = start.copy()
     players = {"white": alice, "black": bob}
     for move in moves[60:]:
@@ -273,29 +297,3 @@ def test_two_browsers_finish_a_game_by_passing_links(alice, bob):
         assert player.record() == OUT_OF_MARKERS.record()
         assert player.page.get_attribute("#board", "data-result") == "0-1"
         assert player.page.inner_text("#banner-title") == "Black wins"
-
-
-# --------------------------------------------------------------------------- the saved game
-
-
-def test_the_game_survives_a_new_visit_and_bad_saved_data_gives_a_fresh_game(alice):
-    game = GAMES[3].game
-    first = Game()
-    for move in game.moves[:20]:
-        first.push(move)
-    open_record(alice, first.record())
-    alice.play(game.moves[20])
-    alice.wait_record(game.record().split(" 22.")[0])
-    played = alice.record()
-
-    alice.boot("/index.html")  # the bare address: no game in the URL
-    alice.wait_record(played)
-    assert "#g=G1" in alice.page.url
-    alice.page.reload()  # the address now holds the game; the saved copy says the same
-    alice.wait_ready()
-    alice.wait_record(played)
-
-    alice.page.evaluate("localStorage.setItem('yinsh.saved', '{\"version\": 1, \"game\": \"G1broken\"}')")
-    alice.boot("/index.html")
-    alice.wait_record("")
-    assert "Your saved game could not be read" in alice.page.inner_text("#notices")
