@@ -16,10 +16,10 @@ import asyncio
 import datetime
 
 try:
-    from pyodide.ffi import create_once_callable, to_js
+    from pyodide.ffi import create_once_callable, jsnull, to_js
     from pyscript import document, window
 except ImportError:  # outside the browser: pytest imports every module for its doctests
-    create_once_callable = to_js = document = window = None
+    create_once_callable = to_js = document = window = jsnull = None
 
 from ..errors import YinshError
 from ..game import COLORS
@@ -172,7 +172,7 @@ class GameKeeper:
             text = window.localStorage.getItem(SAVED_KEY)
         except Exception:  # storage can be switched off
             return None
-        return None if text is None else str(text)
+        return None if text is None or text is jsnull else str(text)
 
     # ------------------------------------------------------------------ the Open record dialog
 
