@@ -170,8 +170,10 @@ class TestSavedGame:
         setup = open_page("", "", None, self.SAVED)
         assert setup.game.record() == "1.e3 2.a5" and setup.players["black"] == "ai-2" and not setup.notices
 
-    @pytest.mark.parametrize("search, hash_", [("?record=1.f5", ""), ("", "#g=" + encode_game(Game.from_record("1.f5"))),
-                                                ("?black=ai-4", ""), ("?variant=blitz", ""), ("?you=white", "")])
+    @pytest.mark.parametrize("search, hash_", [
+        ("?record=1.f5", ""), ("", "#g=" + encode_game(Game.from_record("1.f5"))),
+        ("?black=ai-4", ""), ("?variant=blitz", ""), ("?you=white", ""),
+    ])
     def test_a_url_that_asks_for_a_game_or_players_wins_over_the_saved_game(self, search, hash_):
         setup = open_page(search, hash_, None, self.SAVED)
         assert setup.game.record() != "1.e3 2.a5"
@@ -264,10 +266,16 @@ SAVED_SAMPLE = saved_to_json(SAMPLE, Settings(black="ai-3"), 1764400000000)
 RECORD_SAMPLE = export_record(SAMPLE, Settings(), DAY)
 
 
-@given(st.one_of(_mutations(SAVED_SAMPLE), st.text(max_size=200),
-                 st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
-                              lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
-                              max_leaves=12).map(json.dumps)))
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+    max_leaves=12)
+SAVED_SHAPES = st.fixed_dictionaries({}, optional={"version": JSON_VALUES | st.integers(-2, 3), "game": JSON_VALUES,
+                                                   "settings": JSON_VALUES, "time": JSON_VALUES})
+
+
+@given(st.one_of(_mutations(SAVED_SAMPLE), st.text(max_size=200), JSON_VALUES.map(json.dumps),
+                 SAVED_SHAPES.map(json.dumps)))
 @settings(max_examples=300, deadline=None)
 def test_fuzzed_saved_data_gives_only_saved_game_errors(text):
     try:

@@ -205,7 +205,8 @@ def test_every_fixture_file_and_every_game_of_games_ygn_opens(alice):
         dialog = alice.open_dialog()
         dialog.locator("textarea").fill("")
         dialog.locator("input[type=file]").set_input_files(str(path))
-        alice.page.wait_for_function("() => document.querySelector('#open-dialog textarea').value.trimStart().startsWith('(;')")
+        alice.page.wait_for_function(
+            "() => document.querySelector('#open-dialog textarea').value.trimStart().startsWith('(;')")
         dialog.locator("button[data-action=open-game]").click()
         alice.wait_record(expected[path.stem])
 

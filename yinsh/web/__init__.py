@@ -324,8 +324,8 @@ def opponent_url(path: str, game: Game, settings: Settings) -> str:
     >>> opponent_url("/", g, Settings(variant="blitz")).partition("#")[0]
     '/?you=black&variant=blitz'
     """
-    you = COLORS[game.state.turn]
-    remote = Settings(**{you: "human", COLORS[1 - game.state.turn]: REMOTE}, variant=settings.variant)
+    white_moves = COLORS[game.state.turn] == "white"
+    remote = Settings("human" if white_moves else REMOTE, REMOTE if white_moves else "human", settings.variant)
     return game_url(path, remote.players, game, remote)
 
 

@@ -25,7 +25,15 @@ from ..errors import YinshError
 from ..game import COLORS
 from ..record import Record
 from . import Settings, game_url, opponent_url
-from .records import RECORD_MIME, export_record, import_error_message, read_import, record_filename, record_label, record_title
+from .records import (
+    RECORD_MIME,
+    export_record,
+    import_error_message,
+    read_import,
+    record_filename,
+    record_label,
+    record_title,
+)
 from .saved import SAVED_KEY, saved_to_json
 
 __all__ = ["GameKeeper", "ACTIONS"]

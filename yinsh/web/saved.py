@@ -64,7 +64,7 @@ def saved_from_json(text: str) -> SavedGame:
     >>> saved_from_json('{"version": 2, "game": "G1…"}')
     Traceback (most recent call last):
     ...
-    yinsh.web.saved.SavedGameError: it was saved by a newer version of this page, in format 2, and this page reads format 1
+    yinsh.web.saved.SavedGameError: it was saved by a newer version of this page, in format 2, and ...
     """
     try:
         data = json.loads(text)
