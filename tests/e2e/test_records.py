@@ -173,6 +173,21 @@ def test_save_record_downloads_a_file_and_copy_record_copies_it(alice):
     alice.menu("copy-record")
     assert alice.copied("Copied the record to the clipboard.") == text
 
+    # where the Clipboard API refuses, the page copies the old way (a selection and execCommand)
+    alice.page.evaluate("""async () => {
+        await navigator.clipboard.writeText("");
+        window.realWriteText = navigator.clipboard.writeText;
+        window.refused = 0;
+        navigator.clipboard.writeText = () => { window.refused++; return Promise.reject(new Error("denied")); };
+    }""")
+    try:
+        alice.menu("copy-link")
+        link = alice.copied("Copied the link to this game")
+        assert alice.page.evaluate("window.refused") == 1
+    finally:
+        alice.page.evaluate("() => { navigator.clipboard.writeText = window.realWriteText; }")
+    assert link == alice.page.url and "#g=G1" in link
+
 
 # --------------------------------------------------------------------------- import
 
