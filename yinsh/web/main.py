@@ -466,6 +466,9 @@ class Page:
         if self.ai_to_move() is not None:
             self.hint("It is the computer's turn.")
             return
+        if self.remote_to_move():
+            self.hint("It is the opponent's turn, on their own device.")
+            return
         if self.suggestion is not None and self.suggestion[0] == self.generation:
             return
         if self.suggesting == self.generation:
