@@ -16,7 +16,7 @@ from typing import Final, NamedTuple
 from .errors import NotationError
 from .game import Game
 
-__all__ = ["Record", "read_record", "read_records", "write_record", "RESULTS"]
+__all__ = ["Record", "read_record", "read_records", "split_records", "write_record", "RESULTS"]
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 _TAG_RE: Final = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
@@ -33,10 +33,23 @@ class Record(NamedTuple):
 
 def read_records(text: str) -> list[Record]:
     """Every game in a text that may hold several records (a tag block starts each)."""
+    records = [read_record(chunk) for chunk in split_records(text)]
+    if not records:
+        raise NotationError("the text holds no game record")
+    return records
+
+
+def split_records(text: str) -> list[str]:
+    """The text of each game in a text that may hold several (a tag block starts each);
+    a boardspace SGF file is one game. Comment lines (``#``, ``%``) and blank lines are dropped.
+
+    >>> split_records('[White "A"]\\n1.e3\\n\\n[White "B"]\\n1.f5')
+    ['[White "A"]\\n1.e3', '[White "B"]\\n1.f5']
+    """
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not a record: expected text")
     if text.lstrip().startswith("(;"):
-        return [read_record(text)]
+        return [text]
     chunks: list[list[str]] = [[]]
     in_moves = False
     for line in text.splitlines():
@@ -49,10 +62,7 @@ def read_records(text: str) -> list[Record]:
             in_moves = False
         in_moves = in_moves or not is_tag
         chunks[-1].append(stripped)
-    records = [read_record("\n".join(chunk)) for chunk in chunks if chunk]
-    if not records:
-        raise NotationError("the text holds no game record")
-    return records
+    return ["\n".join(chunk) for chunk in chunks if chunk]
 
 
 def read_record(text: str) -> Record:

@@ -232,7 +232,7 @@ def test_query_parameters_open_a_game_and_bad_values_give_notices(yinsh_page):
     assert yinsh_page.get_attribute("#board", "data-record") == record
     assert "AI 3" in yinsh_page.inner_text("#player-black")
     # the page keeps the game in the hash: a reload (or a shared link) reopens it
-    assert "#record=" in yinsh_page.evaluate("location.href")
+    assert "#g=G1" in yinsh_page.evaluate("location.href")
 
     boot(yinsh_page, "/?position=Y1garbage&white=robot")
     notices = yinsh_page.inner_text("#notices")

@@ -3,8 +3,10 @@
 :mod:`yinsh.web.main` is the PyScript glue (DOM events → :class:`~yinsh.turn.Turn` →
 :func:`~yinsh.render.board_svg`); everything here is plain Python, tested in pytest:
 reading the page's query parameters and URL hash, opening the game they describe, the
-link that reopens the game in its current state, and the "New game" settings (who plays,
-the variant, the pace of a game between two computers) kept in ``localStorage``.
+link that reopens the game in its current state (and the one that hands it to the
+opponent), and the "New game" settings (who plays, the variant, the pace of a game between
+two computers) kept in ``localStorage``. :mod:`yinsh.web.saved` is the saved game,
+:mod:`yinsh.web.records` the records the page saves and opens.
 
 >>> setup = open_page("?white=human&black=ai-3", "#record=1.e3%202.a5")
 >>> setup.game.record(), setup.players
@@ -21,13 +23,16 @@ from typing import Final, NamedTuple
 
 from ..errors import YinshError
 from ..game import COLORS, Game
+from ..link import decode_game, encode_game
 
-__all__ = ["PLAYER_KINDS", "VARIANTS", "DELAYS", "DEFAULT_DELAY", "STORAGE_KEY", "Settings", "PageSetup",
-           "read_params", "open_page", "game_url", "ai_level", "player_label", "game_from_text",
+__all__ = ["PLAYER_KINDS", "REMOTE", "VARIANTS", "DELAYS", "DEFAULT_DELAY", "STORAGE_KEY", "Settings", "PageSetup",
+           "read_params", "open_page", "game_url", "opponent_url", "ai_level", "player_label", "game_from_text",
            "settings_from_json", "settings_to_json", "settings_from_params"]
 
 PLAYER_KINDS: Final = ("human", "ai-1", "ai-2", "ai-3", "ai-4", "ai-5")
 """What a player may be: a person at this device, or the computer at a level from 1 to 5."""
+REMOTE: Final = "remote"
+"""The player who plays by link on another device (``?you=black`` makes White remote)."""
 VARIANTS: Final = ("standard", "blitz")
 """The rules a new game is played by: three rings to win, or one (Blitz)."""
 DELAYS: Final = (0, 250, 500, 1000, 2000, 4000)
@@ -55,14 +60,17 @@ class Settings(NamedTuple):
 
     def query(self) -> str:
         """The URL query (without ``?``) that gives these settings; ``delay`` only when two
-        computers play (it means nothing otherwise).
+        computers play (it means nothing otherwise); ``you`` when one side plays by link.
 
         >>> Settings("ai-1", "ai-2", "blitz", 250).query()
         'white=ai-1&black=ai-2&variant=blitz&delay=250'
-        >>> Settings(black="ai-3").query(), Settings().query()
-        ('black=ai-3', '')
+        >>> Settings(black="ai-3").query(), Settings().query(), Settings(white="remote").query()
+        ('black=ai-3', '', 'you=black')
         """
-        parts = [f"{c}={k}" for c, k in (("white", self.white), ("black", self.black)) if k != "human"]
+        if {self.white, self.black} == {"human", REMOTE}:
+            parts = ["you=" + ("white" if self.white == "human" else "black")]
+        else:
+            parts = [f"{c}={k}" for c, k in (("white", self.white), ("black", self.black)) if k != "human"]
         if self.variant != "standard":
             parts.append(f"variant={self.variant}")
         if self.white != "human" and self.black != "human" and self.delay != DEFAULT_DELAY:
@@ -107,9 +115,11 @@ def ai_level(kind: str) -> int | None:
 def player_label(kind: str) -> str:
     """How the panel names a player kind.
 
-    >>> player_label("human"), player_label("ai-3")
-    ('by hand', 'AI 3')
+    >>> player_label("human"), player_label("ai-3"), player_label("remote")
+    ('by hand', 'AI 3', 'Opponent (by link)')
     """
+    if kind == REMOTE:
+        return "Opponent (by link)"
     level = ai_level(kind)
     return "by hand" if level is None else f"AI {level}"
 
@@ -137,7 +147,7 @@ def _delay(value: object) -> int | None:
 
 def _kind(value: object) -> str | None:
     kind = str(value).strip().lower() or "human"
-    return kind if kind in PLAYER_KINDS else None
+    return kind if kind in PLAYER_KINDS or kind == REMOTE else None
 
 
 def _variant(value: object) -> str | None:
@@ -194,11 +204,18 @@ def settings_from_params(params: dict[str, str], stored: Settings | None = None)
     """
     notices: list[str] = []
     stored = stored or Settings()
-    if not any(key in params for key in ("white", "black", "variant")):
+    if not any(key in params for key in ("white", "black", "variant", "you")):
         settings = stored
     else:
         kinds = {}
+        you = params.get("you", "").strip().lower()
+        if "you" in params and you not in COLORS:
+            notices.append(f"Unknown side '{params['you']}' for you: expected white or black. "
+                           "Both sides are played on this device.")
         for color in COLORS:
+            if you in COLORS:  # a link from the opponent: this device plays one side, they the other
+                kinds[color] = "human" if color == you else REMOTE
+                continue
             raw = params.get(color, "human")
             kind = _kind(raw)
             if kind is None:
@@ -221,42 +238,67 @@ def settings_from_params(params: dict[str, str], stored: Settings | None = None)
     return settings, notices
 
 
-def open_page(search: str = "", hash_: str = "", stored: Settings | None = None) -> PageSetup:
+def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
+              saved: str | None = None) -> PageSetup:
     """The game and players the page's URL asks for; never raises.
 
     A bad value gives a notice and falls back to a fresh game or a human player. When the
     URL names no player and no variant, the ``stored`` settings (``localStorage``) apply.
+    A link's game is ``g`` (a whole-game code, what the page writes), ``record`` or
+    ``position``, in that order of preference. When the URL names no game, no player and no
+    variant, the ``saved`` game (:mod:`yinsh.web.saved` JSON text) reopens with its settings;
+    a URL game always wins over it.
+
+    >>> open_page("", "#g=G1HDl_vAAADMw&you=black").game.record()
+    '1.e3 2.a5 3.b5'
     """
     params = read_params(search, hash_)
     settings, notices = settings_from_params(params, stored or Settings())
-    players = settings.players
     game = Game(settings.variant)  # type: ignore[arg-type]
-    record, position = params.get("record", "").strip(), params.get("position", "").strip()
-    if "record" in params and "position" in params and record and position:
-        notices.append("The link gives both a record and a position: the record is used.")
+    sources = [(key, params.get(key, "").strip()) for key in ("g", "record", "position")]
+    given = [(key, value) for key, value in sources if value]
+    if len(given) > 1:
+        notices.append(f"The link gives a game in {len(given)} forms: the {_FORM_NAMES[given[0][0]]} is used.")
+    what, text = given[0] if given else ("", "")
     try:
-        if record:
-            game = Game.from_record(record)
-        elif position:
-            game = Game.from_position(position)
-        elif "record" in params or "position" in params:
+        if what == "g":
+            game = decode_game(text)
+        elif what == "record":
+            game = Game.from_record(text)
+        elif what == "position":
+            game = Game.from_position(text)
+        elif any(key in params for key, _ in sources):
             notices.append("The link's game is empty: a new game has started.")
     except (YinshError, ValueError) as exc:
-        what = "record" if record else "position"
-        notices.append(f"Could not open the {what} in the link ({_short(str(exc))}). A new game has started.")
+        notices.append(f"Could not open the {_FORM_NAMES[what]} in the link ({_short(str(exc))}). "
+                       "A new game has started.")
         game = Game(settings.variant)  # type: ignore[arg-type]
-    if (record or position) and "variant" not in params:
+    if what and "variant" not in params:
         settings = settings._replace(variant=game.variant)  # a new game goes on with the link's rules
-    return PageSetup(game, players, notices, settings)
+    elif saved and not any(key in params for key in ("g", "record", "position", "white", "black", "variant", "you")):
+        from .saved import SavedGameError, saved_from_json
+
+        try:
+            restored = saved_from_json(saved)
+        except SavedGameError as exc:
+            notices.append(f"Your saved game could not be read: {_short(str(exc))}. A new game has started.")
+        else:
+            game, settings = restored.game, restored.settings
+    return PageSetup(game, settings.players, notices, settings)
+
+
+_FORM_NAMES: Final = {"g": "game code", "record": "record", "position": "position"}
 
 
 def game_url(path: str, players: dict[str, str], game: Game, settings: Settings | None = None) -> str:
     """The link that reopens ``game`` with the same players (for ``history.replaceState``);
-    with ``settings``, their query (players, variant, pace) instead of ``players``.
+    with ``settings``, their query (players, variant, pace) instead of ``players``. The game
+    is its whole-game code (:mod:`yinsh.link`): history included, so the move list and undo
+    work on the other end; a game with no moves from a set-up position is its position code.
 
     >>> g = Game(); _ = g.play("e3")
     >>> game_url("/index.html", {"white": "human", "black": "ai-2"}, g)
-    '/index.html?black=ai-2#record=1.e3'
+    '/index.html?black=ai-2#g=G1PAAABkd'
     >>> game_url("/", {}, Game("blitz"), Settings("ai-1", "ai-1", "blitz", 0)).partition("#")[0]
     '/?white=ai-1&black=ai-1&variant=blitz&delay=0'
     """
@@ -266,10 +308,25 @@ def game_url(path: str, players: dict[str, str], game: Game, settings: Settings 
         query = "&".join(f"{c}={_quote(players[c])}" for c in COLORS if players.get(c, "human") != "human")
     url = path + (f"?{query}" if query else "")
     if game.moves:
-        url += "#record=" + _quote(game.record())
+        url += "#g=" + encode_game(game)
     elif game.start_state != Game().start_state or game.start_ply:
         url += "#position=" + game.position()
     return url
+
+
+def opponent_url(path: str, game: Game, settings: Settings) -> str:
+    """The link to send to the player to move: it opens ``game`` with them playing their
+    side on their device and the other side marked as playing by link (``you=…``).
+
+    >>> g = Game(); _ = g.play("e3")
+    >>> opponent_url("/", g, Settings())
+    '/?you=black#g=G1PAAABkd'
+    >>> opponent_url("/", g, Settings(variant="blitz")).partition("#")[0]
+    '/?you=black&variant=blitz'
+    """
+    white_moves = COLORS[game.state.turn] == "white"
+    remote = Settings("human" if white_moves else REMOTE, REMOTE if white_moves else "human", settings.variant)
+    return game_url(path, remote.players, game, remote)
 
 
 # urllib.parse costs a tenth of a second to import in the browser; these few lines do.

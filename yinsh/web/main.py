@@ -42,6 +42,7 @@ from ..turn import Decision, Phase, Turn, result_text
 from . import (
     DELAYS,
     PLAYER_KINDS,
+    REMOTE,
     STORAGE_KEY,
     VARIANTS,
     Settings,
@@ -53,6 +54,7 @@ from . import (
     settings_to_json,
 )
 from .access import SHORTCUTS, START_POINT, Announcer, neighbour, point_labels, row_for_key, spoken_prompt
+from .keep import ACTIONS, GameKeeper
 from .learn import Learning
 
 __all__ = ["Page", "start"]
@@ -142,7 +144,9 @@ class Page:
         self.seed = int(window.Math.random() * 1_000_000)
         self.learning = Learning(self)
         """The Rules dialog, the first-game guide and the theme."""
-        self.open_from_url()
+        self.keeper = GameKeeper(self)
+        """Records, links and the game saved across visits."""
+        self.open_from_url(restore=True)
 
     # ---------------------------------------------------------------- players
 
@@ -158,6 +162,10 @@ class Page:
         if self.game.result is not None:
             return None
         return self.level_of(COLORS[self.game.state.turn])
+
+    def remote_to_move(self) -> bool:
+        """Whether the player to move plays by link on another device."""
+        return self.game.result is None and self.players[COLORS[self.game.state.turn]] == REMOTE
 
     def both_ai(self) -> bool:
         return all(self.level_of(c) is not None for c in COLORS)
@@ -180,9 +188,11 @@ class Page:
 
     # ---------------------------------------------------------------- the game
 
-    def open_from_url(self) -> None:
-        """Open the game and players the URL asks for (at start, and when the hash changes)."""
-        setup = open_page(str(window.location.search), str(window.location.hash), self.stored_settings())
+    def open_from_url(self, restore: bool = False) -> None:
+        """Open the game and players the URL asks for (at start, and when the hash changes);
+        with ``restore``, the saved game when the URL asks for nothing."""
+        saved = self.keeper.read_saved() if restore else None
+        setup = open_page(str(window.location.search), str(window.location.hash), self.stored_settings(), saved)
         self.settings = setup.settings
         self.notices = list(setup.notices)
         self.game: Game = setup.game
@@ -242,6 +252,17 @@ class Page:
         self.save_url()
         self.draw()
 
+    def show_game(self, game: Game, settings: Settings, notices: list[str]) -> None:
+        """Show a game opened from elsewhere (a record), to look at or play on."""
+        self.game, self.settings, self.notices = game, settings, notices
+        self.turn = Turn(game)
+        self.paused = False
+        self.hint("")
+        self.changed()
+        self._auto_moves()
+        self.save_url()
+        self.draw()
+
     def undo(self) -> None:
         """Take back the turn being built, else the last move chosen by a person (and the
         computer's answer to it); between two computers, the last move, and pause."""
@@ -277,6 +298,7 @@ class Page:
     def save_url(self) -> None:
         url = game_url(str(window.location.pathname), self.players, self.game, self.settings)
         window.history.replaceState(None, "", url)
+        self.keeper.autosave()
 
     # ---------------------------------------------------------------- the computer player
 
@@ -459,6 +481,9 @@ class Page:
         if self.ai_to_move() is not None:
             self.hint("It is the computer's turn.")
             return
+        if self.remote_to_move():
+            self.hint("It is the opponent's turn, on their own device.")
+            return
         if self.suggestion is not None and self.suggestion[0] == self.generation:
             return
         if self.suggesting == self.generation:
@@ -592,15 +617,26 @@ class Page:
             self.listen(hint_button, event, lambda event: self.start_worker())
         self.listen(window, "hashchange", self.on_hash_change)
         self.learning.attach()
+        self.keeper.attach()
 
     # ---------------------------------------------------------------- events
+
+    def not_yours(self) -> bool:
+        """True (and a hint says why) when the person at this device may not act on the board:
+        a computer player or the opponent playing by link is to move."""
+        if self.ai_to_move() is not None:
+            self.hint(f"{self.name_of(COLORS[self.game.state.turn])} is to move: wait for it.")
+        elif self.remote_to_move():
+            self.hint(f"{COLORS[self.game.state.turn].capitalize()} plays on their own device: send them the link.")
+        else:
+            return False
+        return True
 
     def on_board_click(self, event) -> None:
         if self.suppress_click:  # the click that ends a drag
             self.suppress_click = False
             return
-        if self.ai_to_move() is not None:
-            self.hint(f"{self.name_of(COLORS[self.game.state.turn])} is to move: wait for it.")
+        if self.not_yours():
             return
         row_el = _find(event.target, "[data-row]")
         point = self.point_at(event)
@@ -640,8 +676,7 @@ class Page:
         elif key in ("Enter", " "):
             event.preventDefault()
             self.board.classList.add("keyboard")
-            if self.ai_to_move() is not None:
-                self.hint(f"{self.name_of(COLORS[self.game.state.turn])} is to move: wait for it.")
+            if self.not_yours():
                 return
             before = self.turn.ring_move
             row = row_for_key(self.turn, self.focus_point)
@@ -693,11 +728,13 @@ class Page:
             self.undo()
         elif action == "hint":
             self.suggest()
-        elif action == "choose-row" and self.ai_to_move() is None:
+        elif action == "choose-row" and not self.not_yours():
             first, _, last = str(button.getAttribute("data-choice")).partition("-")
             self.respond(self.turn.click_row(parse_row(first, last)), self.turn.ring_move)
         elif action == "keys":
             document.getElementById("keys-dialog").showModal()
+        elif action in ACTIONS:
+            self.keeper.act(action)
         elif action == "pause":
             self.paused = not self.paused
             self.changed()  # a search under way is for a game that is now paused: drop it
@@ -712,7 +749,8 @@ class Page:
         self.suppress_click = False
         self.drag = None
         self.board.classList.remove("keyboard")
-        if event.button != 0 or self.turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING) or self.ai_to_move():
+        if (event.button != 0 or self.turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING) or self.ai_to_move()
+                or self.remote_to_move()):
             return
         point = self.point_at(event)
         if point is None:
@@ -923,6 +961,9 @@ class Page:
             prompt, detail = result_text(game) or "", turn.detail
         elif level is not None and self.paused:
             prompt, detail = f"{self.name_of(mover)} to move: paused", "Press Resume to let the computers play on."
+        elif self.remote_to_move():
+            prompt = f"{mover.capitalize()} to move, on their own device"
+            detail = "Send them the link to this game (Link for the opponent); their move comes back as a link."
         elif level is not None:
             if self.starting:
                 prompt, detail = "AI starting…", f"{self.name_of(mover)} moves as soon as the computer player is up."
@@ -940,6 +981,8 @@ class Page:
         self.draw_players(thinking)
         self.draw_buttons(level)
         self.learning.draw_guide(self.turn, person_to_move=level is None and not over)
+        if self._changed("send-link", self.remote_to_move()):
+            document.getElementById("send-link").hidden = not self.remote_to_move()
 
     def draw_buttons(self, level: int | None) -> None:
         over = self.game.result is not None

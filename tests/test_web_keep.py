@@ -1,0 +1,308 @@
+"""Keeping and sharing games without a browser: record files (yinsh.web.records), links
+(game_url, opponent_url, open_page) and the saved game (yinsh.web.saved).
+
+Round trips run over random legal games (hypothesis picks the seeds); the readers are fuzzed
+with corrupt input, and may only raise the errors they document.
+"""
+
+from __future__ import annotations
+
+import datetime
+import doctest
+import json
+import random
+
+import pytest
+from helpers import DATA, load
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import yinsh.web.records
+import yinsh.web.saved
+from yinsh import Game, IllegalMoveError, NotationError
+from yinsh.link import decode_game, encode_game
+from yinsh.playout import random_move
+from yinsh.web import REMOTE, Settings, game_url, open_page, opponent_url
+from yinsh.web.records import export_record, export_tags, import_error_message, read_import, record_filename
+from yinsh.web.saved import SAVED_VERSION, SavedGameError, saved_from_json, saved_to_json
+
+DAY = datetime.date(2026, 11, 29)
+GAMES = load("games.ygn")
+KINDS = st.sampled_from(["human", "ai-1", "ai-3", "ai-5", REMOTE])
+SETTINGS = st.builds(Settings, KINDS, KINDS, st.just("standard"), st.sampled_from([0, 250, 1000, 4000]))
+
+
+@st.composite
+def games(draw) -> Game:
+    """A random legal game: from the empty board or from a position reached by one, cut at
+    any ply (finished or not), in either variant."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    variant = draw(st.sampled_from(["standard", "blitz"]))
+    plies = draw(st.integers(0, 120))
+    game = Game(variant)  # type: ignore[arg-type]
+    if draw(st.booleans()):
+        while game.result is None and game.ply < plies // 2:
+            game.push(random_move(game.state, rng))
+        game = Game.from_position(game.position())
+    while game.result is None and game.ply < plies:
+        game.push(random_move(game.state, rng))
+    return game
+
+
+def split_url(url: str) -> tuple[str, str, str]:
+    """``(path, "?query", "#hash")`` of a link, as ``location`` gives them."""
+    rest, _, hash_ = url.partition("#")
+    path, _, query = rest.partition("?")
+    return path, "?" + query if query else "", "#" + hash_ if hash_ else ""
+
+
+def same_game(a: Game, b: Game) -> bool:
+    return (a.moves == b.moves and a.state == b.state and a.start_state == b.start_state
+            and a.start_ply == b.start_ply and a.variant == b.variant)
+
+
+@pytest.mark.parametrize("module", [yinsh.web.records, yinsh.web.saved])
+def test_doctests(module):
+    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert tried and not failures
+
+
+# --------------------------------------------------------------------------- round trips
+
+
+@given(games(), SETTINGS)
+@settings(max_examples=40, deadline=None)
+def test_an_exported_record_reads_back_to_the_same_game_and_tags(game, chosen):
+    text = export_record(game, chosen, DAY)
+    [record] = read_import(text)
+    assert same_game(record.game, game)
+    expected = export_tags(game, chosen, DAY)
+    assert {k: v for k, v in record.tags.items() if k != "Position"} == expected
+    assert ("Position" in record.tags) == (game.start_ply > 0)
+
+
+@given(games(), SETTINGS)
+@settings(max_examples=40, deadline=None)
+def test_the_page_link_reopens_the_same_game_with_the_same_players(game, chosen):
+    chosen = chosen._replace(variant=game.variant)
+    _, query, hash_ = split_url(game_url("/index.html", chosen.players, game, chosen))
+    setup = open_page(query, hash_)
+    assert not setup.notices
+    assert same_game(setup.game, game) or (not game.moves and setup.game.state == game.state)
+    assert setup.players == chosen.players
+
+
+@given(games())
+@settings(max_examples=30, deadline=None)
+def test_the_link_for_the_opponent_opens_the_game_from_their_side(game):
+    _, query, hash_ = split_url(opponent_url("/", game, Settings(black="ai-2", variant=game.variant)))
+    setup = open_page(query, hash_)
+    assert same_game(setup.game, game) or (not game.moves and setup.game.state == game.state)
+    mover = "white" if game.state.turn == 0 else "black"
+    other = "black" if mover == "white" else "white"
+    assert setup.players == {mover: "human", other: REMOTE}
+    assert setup.settings.variant == game.variant
+
+
+@given(games(), SETTINGS, st.integers(0, 2**53))
+@settings(max_examples=40, deadline=None)
+def test_a_saved_game_reads_back_with_its_settings_and_time(game, chosen, time):
+    chosen = chosen._replace(variant=game.variant)
+    saved = saved_from_json(saved_to_json(game, chosen, time))
+    assert same_game(saved.game, game) and saved.settings == chosen and saved.time == time
+    assert json.loads(saved_to_json(game, chosen, time))["version"] == SAVED_VERSION
+
+
+@given(games())
+@settings(max_examples=30, deadline=None)
+def test_record_link_and_saved_game_all_describe_one_game(game):
+    from_record = read_import(export_record(game, Settings(), DAY))[0].game
+    from_link = decode_game(encode_game(from_record))
+    from_saved = saved_from_json(saved_to_json(from_link, Settings(), 0)).game
+    assert same_game(from_saved, game) and from_saved.record() == game.record()
+
+
+# --------------------------------------------------------------------------- links
+
+
+class TestLinks:
+    def test_the_page_keeps_the_whole_game_code_in_its_hash(self):
+        game = Game.from_record("1.e3 2.a5 3.b5")
+        url = game_url("/", {"white": "human", "black": "ai-2"}, game)
+        assert url == "/?black=ai-2#g=" + encode_game(game)
+
+    def test_old_record_and_position_links_still_open(self):
+        game = Game.from_record("1.e3 2.a5 3.b5")
+        assert open_page("?record=1.e3+2.a5+3.b5").game.record() == game.record()
+        assert open_page("", "#position=" + game.position()).game.state == game.state
+
+    def test_a_game_code_wins_over_a_record_and_says_so(self):
+        game = Game.from_record("1.e3 2.a5")
+        setup = open_page("?record=1.f5", "#g=" + encode_game(game))
+        assert setup.game.record() == "1.e3 2.a5"
+        assert setup.notices == ["The link gives a game in 2 forms: the game code is used."]
+
+    @pytest.mark.parametrize("code", ["G1", "G1zz", "Gx", "G1HDl_vAAADMx", "G1HDl_vAAADMw" + "A" * 40, "G1!!!!"])
+    def test_a_bad_game_code_gives_a_notice_and_a_fresh_game(self, code):
+        setup = open_page("", "#g=" + code)
+        assert setup.game.ply == 0 and len(setup.notices) == 1
+        assert setup.notices[0].startswith("Could not open the game code in the link (")
+
+    def test_you_makes_the_other_side_the_remote_player(self):
+        setup = open_page("?you=black", "#g=G1HDl_vAAADMw")
+        assert setup.players == {"white": REMOTE, "black": "human"}
+        assert setup.settings.query() == "you=black"
+
+    def test_an_unknown_side_for_you_gives_a_notice(self):
+        setup = open_page("?you=purple")
+        assert setup.players == {"white": "human", "black": "human"}
+        assert setup.notices == ["Unknown side 'purple' for you: expected white or black. "
+                                 "Both sides are played on this device."]
+
+
+# --------------------------------------------------------------------------- the saved game
+
+
+class TestSavedGame:
+    SAVED = saved_to_json(Game.from_record("1.e3 2.a5"), Settings(black="ai-2"), 1)
+
+    def test_a_bare_url_reopens_the_saved_game_and_its_players(self):
+        setup = open_page("", "", None, self.SAVED)
+        assert setup.game.record() == "1.e3 2.a5" and setup.players["black"] == "ai-2" and not setup.notices
+
+    @pytest.mark.parametrize("search, hash_", [
+        ("?record=1.f5", ""), ("", "#g=" + encode_game(Game.from_record("1.f5"))),
+        ("?black=ai-4", ""), ("?variant=blitz", ""), ("?you=white", ""),
+    ])
+    def test_a_url_that_asks_for_a_game_or_players_wins_over_the_saved_game(self, search, hash_):
+        setup = open_page(search, hash_, None, self.SAVED)
+        assert setup.game.record() != "1.e3 2.a5"
+
+    @pytest.mark.parametrize("text, reason", [
+        ("{oops", "it is not JSON"),
+        ("[1, 2]", "it is not a saved YINSH game"),
+        ('{"game": "G1HDl_vAAADMw"}', "it is not a saved YINSH game"),
+        ('{"version": "1"}', "its version '1' is not a number"),
+        ('{"version": true}', "its version True is not a number"),
+        ('{"version": 2, "game": "G1HDl_vAAADMw", "settings": {}}', "newer version of this page, in format 2"),
+        ('{"version": 0}', "its version 0 is unknown"),
+        ('{"version": 1}', "it holds no game"),
+        ('{"version": 1, "game": "G1HDl_vAAADMx", "settings": {}}', "its game is damaged"),
+        ('{"version": 1, "game": "G1HDl_vAAADMw", "settings": []}', "it holds no settings"),
+        ('{"version": 1, "game": "G1HDl_vAAADMw", "settings": {}, "time": "noon"}', "is not a time"),
+        ('{"version": 1, "game": "G1HDl_vAAADMw", "settings": {}, "time": NaN}', "is not a time"),
+    ])
+    def test_unreadable_saved_data_says_why(self, text, reason):
+        with pytest.raises(SavedGameError, match=reason):
+            saved_from_json(text)
+        setup = open_page("", "", None, text)
+        assert setup.game.ply == 0
+        assert setup.notices[0].startswith("Your saved game could not be read: ")
+        assert setup.notices[0].endswith(". A new game has started.")
+
+    def test_unknown_keys_and_bad_settings_of_version_1_are_ignored(self):
+        data = json.loads(self.SAVED)
+        data["later"] = {"anything": 1}
+        data["settings"]["white"] = "robot"
+        saved = saved_from_json(json.dumps(data))
+        assert saved.game.record() == "1.e3 2.a5" and saved.settings.white == "human"
+
+
+# --------------------------------------------------------------------------- record files
+
+
+class TestRecordFiles:
+    def test_tags_name_players_levels_date_variant_result(self):
+        game = read_import((DATA / "scenarios.ygn").read_text())[2].game  # out of markers: 0-1
+        tags = export_tags(game, Settings("ai-2", REMOTE), DAY)
+        assert tags == {"White": "Computer (level 2)", "Black": "Opponent (by link)", "WhiteLevel": "2",
+                        "Date": "2026.11.29", "Variant": "standard", "Result": "0-1"}
+        assert record_filename(DAY) == "yinsh-2026-11-29.ygn"
+
+    @pytest.mark.parametrize("path", sorted((DATA / "boardspace").glob("*.sgf")), ids=lambda p: p.stem)
+    def test_every_boardspace_file_imports_to_its_game(self, path):
+        [record] = read_import(path.read_text(encoding="utf-8"))
+        expected = next(r for r in GAMES if r.tags["Game"] == path.stem)
+        assert record.game.record() == expected.game.record()
+
+    def test_a_file_of_several_games_gives_them_all(self):
+        records = read_import((DATA / "games.ygn").read_text(encoding="utf-8"))
+        assert [r.game.record() for r in records] == [r.game.record() for r in GAMES]
+
+    @pytest.mark.parametrize("text, message", [
+        ("1.e3 2.e3", "Move 2 (Black: e3): e3 already holds a ring."),
+        ("1.e3 2.a5 3.zz", "Move 3 (White: zz): cannot read 'zz'."),
+        ("1.e3 3.a5", "Move 2: found the number 3. where 2. was expected."),
+        ('[White "A"]\n1.e3\n\n[White "B"]\n1.e3 2.e3', "Game 2 of 2, move 2 (Black: e3): e3 already holds a ring."),
+        ("  \n", "There is no record: paste one or choose a file."),
+        ("# only a comment\n", "The text holds no game record, only comments."),
+        ("(;GM[1]SU[chess])", "The SGF record is a game of chess, not YINSH."),
+    ])
+    def test_a_bad_record_says_where_and_why(self, text, message):
+        with pytest.raises((NotationError, IllegalMoveError)) as caught:
+            read_import(text)
+        assert import_error_message(caught.value) == message
+
+    def test_a_wrong_ring_move_names_the_move_and_the_reason(self):
+        moves = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8 11.e3-e10"
+        with pytest.raises(IllegalMoveError) as caught:
+            read_import(moves)
+        assert import_error_message(caught.value) == (
+            "Move 11 (White: e3-e10): the ring cannot pass over the ring on e4.")
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+
+def _mutations(text: str) -> st.SearchStrategy[str]:
+    """``text`` with a slice replaced by random characters (drawn from the text's own and a few more)."""
+    alphabet = st.sampled_from(sorted(set(text) | set("0123456789-_.;x[]\"{}:,\\ \n")))
+    return st.tuples(st.integers(0, len(text)), st.integers(0, 8), st.text(alphabet, max_size=8)).map(
+        lambda t: text[: t[0]] + t[2] + text[t[0] + t[1]:])
+
+
+SAMPLE = GAMES[1].game
+SAVED_SAMPLE = saved_to_json(SAMPLE, Settings(black="ai-3"), 1764400000000)
+RECORD_SAMPLE = export_record(SAMPLE, Settings(), DAY)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+    max_leaves=12)
+SAVED_SHAPES = st.fixed_dictionaries({}, optional={"version": JSON_VALUES | st.integers(-2, 3), "game": JSON_VALUES,
+                                                   "settings": JSON_VALUES, "time": JSON_VALUES})
+
+
+@given(st.one_of(_mutations(SAVED_SAMPLE), st.text(max_size=200), JSON_VALUES.map(json.dumps),
+                 SAVED_SHAPES.map(json.dumps)))
+@settings(max_examples=300, deadline=None)
+def test_fuzzed_saved_data_gives_only_saved_game_errors(text):
+    try:
+        saved = saved_from_json(text)
+    except SavedGameError:
+        return
+    assert isinstance(saved.game, Game)
+
+
+@given(st.one_of(_mutations(encode_game(SAMPLE)), st.text(max_size=40).map(lambda t: "G1" + t)))
+@settings(max_examples=300, deadline=None)
+def test_fuzzed_game_codes_give_only_the_two_errors(code):
+    try:
+        decode_game(code)
+    except (NotationError, IllegalMoveError):
+        pass
+    setup = open_page("", "#g=" + code.replace("&", "%26").replace("#", "%23"))
+    assert isinstance(setup.game, Game)
+
+
+@given(st.one_of(_mutations(RECORD_SAMPLE), _mutations((DATA / "boardspace" / "Y-DrMih-Dumbot-2026-02-20-0858.sgf")
+                                                       .read_text(encoding="utf-8")[:3000]), st.text(max_size=100)))
+@settings(max_examples=200, deadline=None)
+def test_fuzzed_import_text_gives_only_the_two_errors(text):
+    try:
+        records = read_import(text)
+    except (NotationError, IllegalMoveError) as exc:
+        assert import_error_message(exc)
+        return
+    assert records and all(isinstance(r.game, Game) for r in records)

@@ -1,0 +1,273 @@
+"""The page's Game menu (PyScript glue): save, copy and open records, share links, and the
+game kept in ``localStorage`` across reloads.
+
+The text it handles is made and read by browser-free modules: :mod:`yinsh.web.records`
+(record files), :func:`yinsh.web.game_url` and :func:`yinsh.web.opponent_url` (links),
+:mod:`yinsh.web.saved` (the saved game). This module only moves that text between the
+game and the browser: a download, the clipboard, a file input, ``localStorage``.
+
+Testing hooks: the "Open record" dialog is ``#open-dialog``, its message ``#open-message``
+(empty and hidden when all is well); each copy leaves a notice saying what was copied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+
+try:
+    from pyodide.ffi import create_once_callable, jsnull, to_js
+    from pyscript import document, window
+except ImportError:  # outside the browser: pytest imports every module for its doctests
+    create_once_callable = to_js = document = window = jsnull = None
+
+from ..errors import YinshError
+from ..game import COLORS
+from ..record import Record
+from . import Settings, game_url, opponent_url
+from .records import (
+    RECORD_MIME,
+    export_record,
+    import_error_message,
+    read_import,
+    record_filename,
+    record_label,
+    record_title,
+)
+from .saved import SAVED_KEY, saved_to_json
+
+__all__ = ["GameKeeper", "ACTIONS"]
+
+ACTIONS = ("save-record", "copy-record", "open-record", "copy-link", "copy-opponent-link")
+"""The ``data-action`` values of the Game menu's buttons."""
+
+
+class GameKeeper:
+    """Records, links and the saved game of one :class:`~yinsh.web.main.Page`."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.dialog = document.getElementById("open-dialog")
+        self.form = self.dialog.querySelector("form")
+        self.parsed: tuple[str, list[Record] | Exception] | None = None
+        """The text last read in the dialog and its games (or why it could not be read)."""
+        self.storage_warned = False
+
+    # ------------------------------------------------------------------ wiring
+
+    def attach(self) -> None:
+        page = self.page
+        page.listen(self.dialog, "click", self.on_dialog_click)
+        page.listen(self.field("record"), "input", lambda event: self.forget())
+        page.listen(self.field("record"), "change", lambda event: self.preview())
+        page.listen(self.field("file"), "change", lambda event: self.run(self.load_file()))
+        page.listen(document, "click", self.on_document_click)
+
+    def on_document_click(self, event) -> None:
+        """A click anywhere but in the open Game menu closes it, as menus do."""
+        from .main import _find
+
+        menu = document.getElementById("game-menu")
+        if menu.open and _find(event.target, "#game-menu") is None:
+            menu.open = False
+
+    def act(self, action: str) -> None:
+        """Do what a Game menu button says."""
+        document.getElementById("game-menu").open = False
+        if action == "save-record":
+            self.save_record()
+        elif action == "copy-record":
+            self.run(self.copy(self.record_text(), "Copied the record to the clipboard."))
+        elif action == "copy-link":
+            url = self.absolute(game_url(str(window.location.pathname), self.page.players, self.page.game,
+                                         self.page.settings))
+            self.run(self.copy(url, "Copied the link to this game: it opens the game with every move so far."))
+        elif action == "copy-opponent-link":
+            game = self.page.game
+            mover = COLORS[game.state.turn].capitalize()
+            url = self.absolute(opponent_url(str(window.location.pathname), game, self.page.settings))
+            self.run(self.copy(url, f"Copied the link for {mover}: send it to them. They play their move "
+                                    "and send you a link back."))
+        elif action == "open-record":
+            self.open_dialog()
+
+    def run(self, coroutine) -> None:
+        """Run an async step; a failure is a notice and a console warning, never a traceback."""
+        async def guarded():
+            try:
+                await coroutine
+            except Exception:
+                from .main import _warn
+
+                _warn("a Game menu action failed")
+                self.notice("Something went wrong; the game is unchanged.")
+        asyncio.ensure_future(guarded())
+
+    def notice(self, text: str) -> None:
+        self.page.notices.append(text)
+        self.page.draw(board=False)
+
+    def absolute(self, path: str) -> str:
+        return str(window.location.origin) + path
+
+    # ------------------------------------------------------------------ saving and copying
+
+    def today(self) -> datetime.date:
+        now = window.Date.new()
+        return datetime.date(int(now.getFullYear()), int(now.getMonth()) + 1, int(now.getDate()))
+
+    def record_text(self) -> str:
+        return export_record(self.page.game, self.page.settings, self.today())
+
+    def save_record(self) -> None:
+        """Download the record as a ``.ygn`` file (a Blob and an ``<a download>``)."""
+        name = record_filename(self.today())
+        blob = window.Blob.new(to_js([self.record_text()]),
+                               to_js({"type": RECORD_MIME}, dict_converter=window.Object.fromEntries))
+        url = window.URL.createObjectURL(blob)
+        link = document.createElement("a")
+        link.href = url
+        link.download = name
+        link.hidden = True
+        document.body.appendChild(link)
+        link.click()
+        link.remove()
+        window.setTimeout(create_once_callable(lambda: window.URL.revokeObjectURL(url)), 10_000)
+        self.notice(f"Saved the record as {name}.")
+
+    async def copy(self, text: str, done: str) -> None:
+        """Put ``text`` on the clipboard: the Clipboard API, else the old ``execCommand``."""
+        try:
+            await window.navigator.clipboard.writeText(text)
+        except Exception:  # no permission, no secure context, no focus: try the old way
+            if not self.copy_by_selection(text):
+                self.notice("This browser did not let the page copy. Select the address or use "
+                            "Save record instead.")
+                return
+        self.notice(done)
+
+    def copy_by_selection(self, text: str) -> bool:
+        area = document.createElement("textarea")
+        area.value = text
+        area.setAttribute("readonly", "")
+        area.style.position = "fixed"
+        area.style.opacity = "0"
+        document.body.appendChild(area)
+        try:
+            area.select()
+            return bool(document.execCommand("copy"))
+        except Exception:
+            return False
+        finally:
+            area.remove()
+
+    # ------------------------------------------------------------------ the saved game
+
+    def autosave(self) -> None:
+        """Keep the game and settings in ``localStorage`` (quietly: storage may be off)."""
+        page = self.page
+        try:
+            window.localStorage.setItem(SAVED_KEY, saved_to_json(page.game, page.settings, int(window.Date.now())))
+        except Exception:
+            if not self.storage_warned:
+                self.storage_warned = True
+                page.notices.append("This browser does not keep data for this page: the game is not saved "
+                                    "across visits (the page's address still holds it).")
+
+    @staticmethod
+    def read_saved() -> str | None:
+        try:
+            text = window.localStorage.getItem(SAVED_KEY)
+        except Exception:  # storage can be switched off
+            return None
+        return None if text is None or text is jsnull else str(text)
+
+    # ------------------------------------------------------------------ the Open record dialog
+
+    def field(self, name: str):
+        return self.form.elements.namedItem(name)
+
+    def open_dialog(self) -> None:
+        self.show_message("")
+        self.dialog.showModal()
+
+    def show_message(self, text: str) -> None:
+        message = document.getElementById("open-message")
+        message.textContent = text
+        message.hidden = not text
+
+    def forget(self) -> None:
+        """The text changed: what was read from it no longer holds."""
+        self.parsed = None
+        document.getElementById("open-choice").hidden = True
+        self.show_message("")
+
+    def read(self) -> list[Record] | Exception:
+        """The games in the dialog's text (read once per text)."""
+        text = str(self.field("record").value)
+        if self.parsed is None or self.parsed[0] != text:
+            try:
+                result: list[Record] | Exception = read_import(text)
+            except YinshError as exc:
+                result = exc
+            self.parsed = (text, result)
+        return self.parsed[1]
+
+    def preview(self) -> None:
+        """Read the text at once: say what is wrong, or list the games when there are several."""
+        if not str(self.field("record").value).strip():
+            return self.forget()
+        records = self.read()
+        if isinstance(records, Exception):
+            self.show_message(import_error_message(records))
+            return
+        self.show_message("")
+        choice = self.field("choice")
+        choice.innerHTML = ""
+        for number, record in enumerate(records, 1):
+            option = document.createElement("option")
+            option.value = str(number - 1)
+            option.textContent = record_label(number, record)
+            choice.appendChild(option)
+        document.getElementById("open-choice").hidden = len(records) < 2
+
+    async def load_file(self) -> None:
+        files = self.field("file").files
+        if not files.length:
+            return
+        file = files.item(0)
+        try:
+            text = str(await file.text())
+        except Exception:
+            self.show_message(f"Could not read the file {file.name}.")
+            return
+        self.field("record").value = text
+        self.forget()
+        self.preview()
+
+    def on_dialog_click(self, event) -> None:
+        from .main import _find
+
+        button = _find(event.target, "button[data-action]")
+        if button is None:
+            return
+        action = str(button.getAttribute("data-action"))
+        if action == "cancel-open":
+            self.dialog.close()
+        elif action == "open-game":
+            self.open_game()
+
+    def open_game(self) -> None:
+        """Open the chosen game; on a bad record say what is wrong and change nothing."""
+        records = self.read()
+        if isinstance(records, Exception):
+            self.show_message(import_error_message(records))
+            return
+        listed = not document.getElementById("open-choice").hidden
+        index = min(int(str(self.field("choice").value) or 0) if listed else 0, len(records) - 1)
+        record = records[index]
+        which = f"game {index + 1} of {len(records)}: " if len(records) > 1 else ""
+        self.dialog.close()
+        game = record.game.copy()  # the dialog keeps the games it read; the page plays on a copy
+        settings = Settings(variant=game.variant, delay=self.page.settings.delay)  # both by hand: a game to look at
+        self.page.show_game(game, settings, [f"Opened {which}{record_title(record)}."])
