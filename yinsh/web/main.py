@@ -26,11 +26,11 @@ import asyncio
 import json
 
 try:
-    from pyodide.ffi import create_proxy, jsnull
+    from pyodide.ffi import create_proxy, jsnull, to_js
     from pyscript import PyWorker, document, window
     from pyscript import config as PYSCRIPT_CONFIG
 except ImportError:  # outside the browser: pytest still imports every module for its doctests
-    create_proxy = document = window = jsnull = PyWorker = PYSCRIPT_CONFIG = None
+    create_proxy = document = window = jsnull = to_js = PyWorker = PYSCRIPT_CONFIG = None
 
 from ..board import parse_point, point_name
 from ..game import COLORS, Game
@@ -51,6 +51,8 @@ from . import (
     settings_from_json,
     settings_to_json,
 )
+from .graph import eval_graph_svg
+from .history import History, state_after
 
 __all__ = ["Page", "start"]
 
@@ -67,6 +69,8 @@ MOVE_MS = 700
 """How long a computer's ring move shows (slide and flips) before its own rows are removed."""
 PLACE_MS = 250
 LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "intermediate", 4: "strong", 5: "strongest"}
+GRAPHS_KEPT = 8
+"""How many records' evaluation graphs the page remembers."""
 
 
 def _find(element, selector: str):
@@ -129,6 +133,16 @@ class Page:
         """Grows whenever the board is redrawn: a computer move's staged drawing stops then."""
         self.discarded = 0
         self.seed = int(window.Math.random() * 1_000_000)
+        self._history: History | None = None
+        self.reviewing: tuple[Game, int] | None = None
+        """The game being reviewed and how many of its moves are shown (see :meth:`review_index`)."""
+        self.graphs: dict[str, list[float] | str] = {}
+        """Evaluation graph values by record, or why there are none."""
+        self.evaluating: str | None = None
+        """The record whose values the worker is computing."""
+        self.pending_start: tuple[Settings | None] | None = None
+        """A new game waiting for the player to confirm that the game in progress may go."""
+        self.confirm = document.getElementById("discard-dialog")
         self.open_from_url()
 
     # ---------------------------------------------------------------- players
@@ -165,7 +179,17 @@ class Page:
         except Exception:
             self.notices.append("This browser does not keep settings: the choice lasts for this page only.")
 
+    def computers(self) -> set[str]:
+        return {c for c in COLORS if self.level_of(c) is not None}
+
     # ---------------------------------------------------------------- the game
+
+    @property
+    def history(self) -> History:
+        """Undo and redo for the game shown; a game opened in any way starts with nothing to redo."""
+        if self._history is None or self._history.game is not self.game:
+            self._history = History(self.game)
+        return self._history
 
     def open_from_url(self) -> None:
         """Open the game and players the URL asks for (at start, and when the hash changes)."""
@@ -173,6 +197,7 @@ class Page:
         self.settings = setup.settings
         self.notices = list(setup.notices)
         self.game: Game = setup.game
+        self.reviewing = None
         self.turn = Turn(self.game)
         self.paused = False
         self.changed()
@@ -192,7 +217,7 @@ class Page:
             if move.kind == "pass":
                 name = self.turn.name
                 self.notices.append(f"{name} has no ring that can move and passes.")
-            self.game.play(move)
+            self.history.play(move)
             self.turn = Turn(self.game)
             self.changed()
         self.ask_ai()
@@ -205,7 +230,7 @@ class Page:
         move = self.turn.move
         if move is not None:
             self.notices = []
-            self.game.play(move)
+            self.history.play(move)
             if move.kind == "place":
                 animate = True
             self.turn = Turn(self.game)
@@ -219,6 +244,7 @@ class Page:
         if settings is not None:
             self.settings = settings
         self.game = Game(self.settings.variant)  # type: ignore[arg-type]
+        self.reviewing = None
         self.turn = Turn(self.game)
         self.notices = []
         self.paused = False
@@ -232,27 +258,32 @@ class Page:
     def undo(self) -> None:
         """Take back the turn being built, else the last move chosen by a person (and the
         computer's answer to it); between two computers, the last move, and pause."""
+        self.leave_review()
         if self.turn.reset():
             self.hint("")
             self.draw()
             return
-        chosen = [m for m in self.game.moves if m.kind != "pass"]
-        if not chosen:
+        if not self.history.undo(self.computers()):
             self.hint("Nothing to undo")
             return
+        self.after_history()
 
-        def take_back() -> None:
-            while self.game.moves and self.game.moves[-1].kind == "pass":  # never chosen: goes with the move before
-                self.game.undo()
-            if self.game.moves:
-                self.game.undo()
+    def redo(self) -> None:
+        """Play again what Undo took back: a person's turn and the computer's answer to it;
+        between two computers, one move (and stay paused)."""
+        self.leave_review()
+        if not self.history.can_redo():
+            self.hint("Nothing to redo")
+            return
+        self.turn.reset()  # a turn half built gives way to the one redone
+        self.history.redo(self.computers())
+        self.after_history()
 
-        take_back()
+    def after_history(self) -> None:
+        """After an undo or a redo: any search under way is for another position (stale), and
+        between two computers the game waits for Resume."""
         if self.both_ai():
             self.paused = True
-        else:  # back to a person's turn
-            while self.game.moves and self.ai_to_move() is not None:
-                take_back()
         self.turn = Turn(self.game)
         self.notices = []
         self.hint("")
@@ -260,6 +291,108 @@ class Page:
         self._auto_moves()
         self.save_url()
         self.draw()
+
+    def in_progress(self) -> bool:
+        """Whether starting again would throw away a game: moves played and not over."""
+        return bool(self.game.moves) and self.game.result is None
+
+    def start_new_game(self, settings: Settings | None = None) -> None:
+        """Restart, or the New game dialog's Start: asks first when a game is in progress."""
+        if not self.in_progress():
+            self.begin(settings)
+            return
+        self.pending_start = (settings,)
+        played = len(self.game.moves)
+        document.getElementById("discard-text").textContent = (
+            f"The game in progress ({played} move{'s' * (played != 1)} played) is not over. "
+            "Start a new one and discard it?")
+        self.confirm.showModal()
+
+    def begin(self, settings: Settings | None) -> None:
+        if settings is not None:
+            self.store_settings(settings)
+        self.new_game(settings)
+
+    def on_confirm_click(self, event) -> None:
+        button = _find(event.target, "button[data-action]")
+        if button is None:
+            return
+        pending, self.pending_start = self.pending_start, None
+        self.confirm.close()
+        if str(button.getAttribute("data-action")) == "discard" and pending is not None:
+            self.begin(pending[0])
+
+    # ---------------------------------------------------------------- reviewing the game's past
+
+    def review_index(self) -> int | None:
+        """How many moves the board shows while the game's past is reviewed; ``None`` when the
+        board shows the game itself (a game replaced or taken back meanwhile ends the review)."""
+        if self.reviewing is None:
+            return None
+        game, index = self.reviewing
+        if game is not self.game or index > len(game.moves):
+            self.reviewing = None
+            return None
+        return index
+
+    def show_review(self, index: int) -> None:
+        """Show the position after ``index`` moves (0: the start), not playable. The game goes
+        on meanwhile: a computer's move is played into it and the review stays."""
+        if not self.game.moves:
+            self.hint("No move to review yet.")
+            return
+        self.end_drag()
+        self.reviewing = (self.game, max(0, min(index, len(self.game.moves))))
+        self.hint("")
+        self.draw()
+        if _find(document.activeElement, "#moves") is not None:  # arrow keys in the list: follow
+            current = document.querySelector("#moves [aria-current]")
+            if current is not None and current is not jsnull:
+                current.focus()
+
+    def step_review(self, step: str) -> None:
+        """``first``, ``prev``, ``next`` or ``last``: from the move shown (the game's last when
+        not reviewing)."""
+        count = len(self.game.moves)
+        at = self.review_index()
+        at = count if at is None else at
+        self.show_review({"first": 0, "prev": at - 1, "next": at + 1, "last": count}[step])
+
+    def leave_review(self) -> None:
+        """Back to the game: the board as it is now, playable."""
+        if self.reviewing is not None:
+            self.reviewing = None
+            self.hint("")
+            self.draw()
+
+    def request_graph(self, record: str) -> None:
+        if self.evaluating != record:
+            self.evaluating = record
+            asyncio.ensure_future(self._evaluate(record))
+
+    async def _evaluate(self, record: str) -> None:
+        """The evaluation graph's values, from the worker (started if needed); kept by record."""
+        result: list[float] | str
+        try:
+            if self.ai is None and not self.ai_failed:
+                self.start_worker()
+                await asyncio.shield(self.ai_boot)
+            if self.ai is None:
+                result = f"No evaluation graph: the computer player is unavailable ({self.ai_failed})."
+            else:
+                answer = json.loads(str(await self.ai.evaluate(record)))
+                result = ([float(v) for v in answer["values"]] if answer.get("ok")
+                          else f"No evaluation graph: {answer.get('error', 'no answer')}.")
+        except Exception:
+            _warn("the evaluation graph failed")
+            result = "No evaluation graph: something went wrong."
+        if self.evaluating == record:
+            self.evaluating = None
+        while len(self.graphs) >= GRAPHS_KEPT:
+            del self.graphs[next(iter(self.graphs))]
+        self.graphs[record] = result
+        if self.review_index() is not None:
+            self.draw_review()
 
     def save_url(self) -> None:
         url = game_url(str(window.location.pathname), self.players, self.game, self.settings)
@@ -382,7 +515,7 @@ class Page:
         except Exception:  # only the drawing in steps is lost: the move is played all the same
             _warn("the computer's move could not be drawn in steps")
             frames = []
-        self.game.play(move)
+        self.history.play(move)
         self.turn = Turn(self.game)
         self.changed()
         duration = sum(ms for _, ms in frames) or (PLACE_MS if move.kind == "place" else MOVE_MS)
@@ -390,7 +523,7 @@ class Page:
             self.next_ai_at = float(window.performance.now()) + duration + self.settings.delay
         self._auto_moves()
         self.save_url()
-        if frames:
+        if frames and self.review_index() is None:  # while reviewing, the board shows the past
             self.draw(board=False)
             asyncio.ensure_future(self._show_frames(frames))
         else:
@@ -529,8 +662,7 @@ class Page:
         if action == "start-game":
             settings = self.dialog_settings()
             self.dialog.close()
-            self.store_settings(settings)
-            self.new_game(settings)
+            self.start_new_game(settings)
         elif action == "cancel-dialog":
             self.dialog.close()
 
@@ -567,6 +699,8 @@ class Page:
         self.listen(self.banner, "click", self.on_panel_click)
         self.listen(self.dialog, "click", self.on_dialog_click)
         self.listen(self.dialog, "change", lambda event: self.sync_dialog())
+        self.listen(self.confirm, "click", self.on_confirm_click)
+        self.listen(self.confirm, "close", lambda event: setattr(self, "pending_start", None))
         hint_button = document.querySelector("#panel button[data-action=hint]")
         for event in ("pointerenter", "focus"):  # a hint is likely: get the worker going
             self.listen(hint_button, event, lambda event: self.start_worker())
@@ -577,6 +711,9 @@ class Page:
     def on_board_click(self, event) -> None:
         if self.suppress_click:  # the click that ends a drag
             self.suppress_click = False
+            return
+        if self.review_index() is not None:
+            self.hint("This is a past position: Back to game to play on.")
             return
         if self.ai_to_move() is not None:
             self.hint(f"{self.name_of(COLORS[self.game.state.turn])} is to move: wait for it.")
@@ -609,6 +746,31 @@ class Page:
         self.draw()
 
     def on_key(self, event) -> None:
+        target = event.target
+        if _find(target, "input, textarea, select, [contenteditable], dialog[open]") is not None:
+            return  # typing, or a dialog: its keys are its own
+        key = str(event.key)
+        if (event.ctrlKey or event.metaKey) and not event.altKey and key.lower() in ("z", "y"):
+            event.preventDefault()
+            self.end_drag()
+            if key.lower() == "z" and not event.shiftKey:
+                self.undo()
+            else:
+                self.redo()
+            return
+        if event.ctrlKey or event.metaKey or event.altKey:
+            return
+        in_list = _find(target, "#moves") is not None
+        reviewing = self.review_index() is not None
+        steps = {"ArrowLeft": "prev", "ArrowRight": "next", "Home": "first", "End": "last"}
+        # the board's own arrow keys move between its points: review keys only off the board
+        if key in steps and (in_list or reviewing and _find(target, "#board") is None):
+            event.preventDefault()
+            self.step_review(steps[key])
+            return
+        if key == "Escape" and reviewing:
+            self.leave_review()
+            return
         if event.key == "Escape":
             if self.drag is not None:
                 self.end_drag()
@@ -617,16 +779,26 @@ class Page:
                 self.draw()
 
     def on_panel_click(self, event) -> None:
+        shown = _find(event.target, "[data-ply]")  # a move of the list, a point of the graph
+        if shown is not None:
+            self.show_review(int(str(shown.getAttribute("data-ply"))))
+            return
         button = _find(event.target, "button[data-action]")
         if button is None:
             return
         action = str(button.getAttribute("data-action"))
         if action == "new-game":
-            self.new_game()
+            self.start_new_game()
         elif action == "setup":
             self.open_dialog()
         elif action == "undo":
             self.undo()
+        elif action == "redo":
+            self.redo()
+        elif action == "live":
+            self.leave_review()
+        elif action.startswith("review-"):
+            self.step_review(action.removeprefix("review-"))
         elif action == "hint":
             self.suggest()
         elif action == "pause":
@@ -642,7 +814,8 @@ class Page:
     def on_pointer_down(self, event) -> None:
         self.suppress_click = False
         self.drag = None
-        if event.button != 0 or self.turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING) or self.ai_to_move():
+        if (event.button != 0 or self.turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING) or self.ai_to_move()
+                or self.review_index() is not None):
             return
         point_el = _find(event.target, "[data-point]")
         if point_el is None:
@@ -752,11 +925,16 @@ class Page:
         part of the panel changed (DOM work is what costs)."""
         turn, game = self.turn, self.game
         over = game.result is not None
+        shown = self.review_index()
         if board:
             self.animation += 1  # stops a computer move's staged drawing
-            highlights: dict = turn.highlights() if self.ai_to_move() is None else {}
-            self.board.innerHTML = board_svg(turn.state, last_move=self.last_move(), animate=animate,
-                                             marked=self.suggested_points(), **highlights)
+            if shown is not None:
+                self.board.innerHTML = board_svg(state_after(game, shown),
+                                                 last_move=game.moves[shown - 1] if shown else None)
+            else:
+                highlights: dict = turn.highlights() if self.ai_to_move() is None else {}
+                self.board.innerHTML = board_svg(turn.state, last_move=self.last_move(), animate=animate,
+                                                 marked=self.suggested_points(), **highlights)
         self.drawn_version = turn.version
         board_el = self.board
         record = game.record()
@@ -768,6 +946,8 @@ class Page:
         board_el.setAttribute("data-to-move", COLORS[turn.color])
         suggestion = self.suggestion[1] if self.suggestion and self.suggestion[0] == self.generation else None
         board_el.setAttribute("data-hint", str(suggestion) if suggestion else "")
+        board_el.setAttribute("data-review", "" if shown is None else str(shown))
+        board_el.classList.toggle("reviewing", shown is not None)
         self.root.setAttribute("data-to-move", "" if over else COLORS[turn.color])
         if self._changed("notices", tuple(self.notices)):
             notices = document.getElementById("notices")
@@ -776,6 +956,7 @@ class Page:
         self.draw_status()
         self.draw_pool()
         self.draw_moves()
+        self.draw_review()
         self.draw_banner()
 
     def draw_status(self) -> None:
@@ -814,9 +995,13 @@ class Page:
     def draw_buttons(self, level: int | None) -> None:
         over = self.game.result is not None
         busy = self.suggesting == self.generation
-        key = (over, level is None, busy, self.both_ai(), self.paused, bool(self.ai_failed))
+        can_undo = bool(self.turn.decisions) or self.history.can_undo(self.computers())
+        can_redo = self.history.can_redo()
+        key = (over, level is None, busy, self.both_ai(), self.paused, bool(self.ai_failed), can_undo, can_redo)
         if not self._changed("buttons", key):
             return
+        document.querySelector("#panel button[data-action=undo]").disabled = not can_undo
+        document.querySelector("#panel button[data-action=redo]").disabled = not can_redo
         hint = document.querySelector("#panel button[data-action=hint]")
         hint.hidden = self.both_ai()  # nobody to give a hint to: Pause takes its place
         hint.disabled = over or level is not None or bool(self.ai_failed)
@@ -889,12 +1074,47 @@ class Page:
         for i in range(first, len(texts)):
             number = self.game.start_ply + i + 1
             color = "white" if number % 2 else "black"
-            items.append(f'<li class="{color}" value="{number}"><span class="num">{number}.</span>'
-                         f'<span class="mv">{_esc(texts[i])}</span></li>')
+            items.append(f'<li class="{color}" value="{number}"><button type="button" class="move" '
+                         f'data-ply="{i + 1}"><span class="num">{number}.</span>'
+                         f'<span class="mv">{_esc(texts[i])}</span></button></li>')
         return "".join(items)
 
+    def draw_review(self) -> None:
+        """The review area (the move shown, the way back, the evaluation graph) and the move
+        shown marked in the list (``aria-current``, scrolled into view)."""
+        shown = self.review_index()
+        document.getElementById("review").hidden = shown is None
+        current = document.querySelector("#moves [aria-current]")
+        if current is not None and current is not jsnull and current.getAttribute("data-ply") != str(shown):
+            current.removeAttribute("aria-current")
+        if shown is None:
+            return
+        game = self.game
+        label = "Reviewing the start" if shown == 0 else f"Reviewing move {game.start_ply + shown}"
+        if self._changed("review-label", label):
+            document.getElementById("review-label").textContent = label
+        document.querySelector("#review button[data-action=review-prev]").disabled = shown == 0
+        document.querySelector("#review button[data-action=review-next]").disabled = shown == len(game.moves)
+        record = game.record()
+        values = self.graphs.get(record)
+        if isinstance(values, list):
+            content = eval_graph_svg(values, current=shown or None, first_number=game.start_ply + 1)
+        else:
+            note = values or ("No evaluation graph: the computer player is unavailable." if self.ai_failed
+                              else "Evaluating the moves…")
+            content = f'<p class="eval-note">{_esc(note)}</p>'
+            if values is None and not self.ai_failed:
+                self.request_graph(record)
+        if self._changed("graph", content):
+            document.getElementById("eval-graph").innerHTML = content
+        button = document.querySelector(f'#moves [data-ply="{shown}"]') if shown else None
+        if button is not None and button is not jsnull and button.getAttribute("aria-current") != "step":
+            button.setAttribute("aria-current", "step")
+            # last: the review area, now laid out, takes room from the list
+            button.scrollIntoView(to_js({"block": "nearest"}, dict_converter=window.Object.fromEntries))
+
     def draw_banner(self) -> None:
-        text = result_text(self.game)
+        text = None if self.review_index() is not None else result_text(self.game)  # not over the past
         if not self._changed("banner", text):
             return
         self.banner.hidden = text is None
