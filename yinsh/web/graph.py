@@ -20,7 +20,7 @@ from collections.abc import Sequence
 __all__ = ["squash", "eval_graph_svg", "WIDTH", "HEIGHT"]
 
 WIDTH = 320
-HEIGHT = 96
+HEIGHT = 72
 _PAD = 6
 
 
