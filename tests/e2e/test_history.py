@@ -173,6 +173,15 @@ def test_review_from_the_move_list_and_arrow_keys(page):
     assert board(p, "record") == record and board(p, "position") == position
     assert p.locator("#moves [aria-current]").count() == 0
     assert rings_on_board(p) == 10
+    # the list is one Tab stop, on its last move: the keyboard goes in there, the arrows on
+    tab_stops = p.eval_on_selector_all("#moves button",
+                                       "bs => bs.filter(b => b.tabIndex === 0).map(b => b.dataset.ply)")
+    assert tab_stops == ["11"]
+    p.focus("#moves [tabindex='0']")
+    p.keyboard.press("ArrowLeft")
+    assert board(p, "review") == "10" and p.evaluate("document.activeElement.dataset.ply") == "10"
+    p.keyboard.press("Escape")
+    assert board(p, "review") == ""
     p.click('#board [data-point="c6"]')  # Black's ring: picked, the board is live
     assert board(p, "phase") == "move-ring"
     p.keyboard.press("Escape")

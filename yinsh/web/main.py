@@ -1075,7 +1075,7 @@ class Page:
             number = self.game.start_ply + i + 1
             color = "white" if number % 2 else "black"
             items.append(f'<li class="{color}" value="{number}"><button type="button" class="move" '
-                         f'data-ply="{i + 1}"><span class="num">{number}.</span>'
+                         f'data-ply="{i + 1}" tabindex="-1"><span class="num">{number}.</span>'
                          f'<span class="mv">{_esc(texts[i])}</span></button></li>')
         return "".join(items)
 
@@ -1084,6 +1084,7 @@ class Page:
         shown marked in the list (``aria-current``, scrolled into view)."""
         shown = self.review_index()
         document.getElementById("review").hidden = shown is None
+        self._roving_tab_stop(len(self.game.moves) if shown is None else max(shown, 1))
         current = document.querySelector("#moves [aria-current]")
         if current is not None and current is not jsnull and current.getAttribute("data-ply") != str(shown):
             current.removeAttribute("aria-current")
@@ -1112,6 +1113,18 @@ class Page:
             button.setAttribute("aria-current", "step")
             # last: the review area, now laid out, takes room from the list
             button.scrollIntoView(to_js({"block": "nearest"}, dict_converter=window.Object.fromEntries))
+
+    def _roving_tab_stop(self, ply: int) -> None:
+        """One Tab stop for the whole list (the move shown, else the last; arrow keys go on
+        from there), instead of one per move."""
+        stop = document.querySelector("#moves [tabindex='0']")
+        if stop is not None and stop is not jsnull:
+            if stop.getAttribute("data-ply") == str(ply):
+                return
+            stop.setAttribute("tabindex", "-1")
+        button = document.querySelector(f'#moves [data-ply="{ply}"]')
+        if button is not None and button is not jsnull:
+            button.setAttribute("tabindex", "0")
 
     def draw_banner(self) -> None:
         text = None if self.review_index() is not None else result_text(self.game)  # not over the past
