@@ -11,9 +11,17 @@ is interactive: the page sends it a position code and gets a move back as text, 
 page stays responsive while it thinks. Every change of position bumps
 :attr:`Page.generation`; an answer about an older generation is discarded, never played.
 
+Undo and redo go through :class:`~yinsh.web.history.History` (every move is played through
+it, so a new move clears the redo stack). Clicking a move of the list reviews the position
+after it: the board shows the past and is not playable, the game itself is untouched; a
+computer's move that arrives meanwhile is played into the game and the review stays where
+it is (the list grows). The review area shows the evaluation graph
+(:mod:`yinsh.web.graph`), whose values the worker computes once per record.
+
 Testing hooks (DESIGN.md): ``<html data-yinsh-ready>`` once interactive; ``#board`` carries
-``data-record``, ``data-position``, ``data-phase``, ``data-to-move`` and ``data-hint`` (the
-suggested move, or empty) after every change. ``<html data-ai>`` is ``starting`` while the
+``data-record``, ``data-position``, ``data-phase``, ``data-to-move``, ``data-hint`` (the
+suggested move, or empty) and ``data-review`` (how many moves the reviewed position has
+played, or empty when the board shows the game) after every change. ``<html data-ai>`` is ``starting`` while the
 worker boots for a request, ``thinking`` while a computer player searches, ``failed`` when
 the worker is unusable, else empty; ``data-ai-discarded`` counts the answers discarded
 because the position changed meanwhile. ``window.yinshAI`` is the worker's exports once it

@@ -14,7 +14,8 @@ an answer too (``{"error": "..."}``), which the page shows as a notice.
 >>> json.loads(think("nonsense", 3))["ok"]
 False
 
-It imports only the rules core and :mod:`yinsh.ai` (never ``pyscript`` or ``js``), so it
+``evaluate`` gives White's value after every move of a record, for the page's evaluation
+graph. It imports only the rules core and :mod:`yinsh.ai` (never ``pyscript`` or ``js``), so it
 runs and is tested under CPython as well.
 """
 
