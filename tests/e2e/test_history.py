@@ -2,9 +2,10 @@
 reviewing past moves from the move list (clicks and arrow keys), the evaluation graph, and
 the question before a game in progress is discarded.
 
-All tests share one page (and its AI worker, whose start costs seconds), switching game and
-players through the URL hash as a pasted link would; each fails on a console error, an
-uncaught error, a request off the origin or the page's own guard catching a bug.
+The tests share one page (and its AI worker, whose start costs seconds), switching game and
+players through the URL hash as a pasted link would; the last, with a worker made to fail,
+has its own. Each fails on a console error, an uncaught error, a request off the origin or
+the page's own guard catching a bug.
 """
 
 from __future__ import annotations
@@ -236,3 +237,26 @@ def test_new_game_asks_before_discarding_a_game_in_progress(page):
     # an empty game is not asked about
     button(p, "new-game").click()
     assert confirm.is_hidden() and board(p, "record") == ""
+
+
+def test_review_works_when_the_evaluation_fails(yinsh_page):
+    """The worker's evaluation answers with an error (made to fail here): the graph says so in
+    a line, and the review itself goes on."""
+    source = (ROOT / "yinsh" / "web" / "worker.py").read_text(encoding="utf-8")
+    broken = source.replace("        searcher = Searcher(current.state.rings_to_win)\n",
+                            "        raise ValueError('simulated failure')\n")
+    assert broken != source
+    yinsh_page.page.route("**/yinsh/web/worker.py", lambda route: route.fulfill(
+        status=200, body=broken, content_type="text/x-python; charset=utf-8"))
+    p = yinsh_page.page
+    yinsh_page.open(f"/#record={quote(NOTATION_EXAMPLE)}")
+    p.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=AI_TIMEOUT_MS)
+    p.locator("#moves button.move").nth(4).click()
+    p.wait_for_function("document.getElementById('eval-graph').innerText.includes('simulated failure')",
+                        timeout=AI_TIMEOUT_MS)
+    assert p.inner_text("#eval-graph") == "No evaluation graph: simulated failure."
+    assert p.locator("#eval-graph .eg-point").count() == 0
+    p.keyboard.press("ArrowLeft")
+    assert board(p, "review") == "4" and p.inner_text("#review-label") == "Reviewing move 4"
+    p.keyboard.press("Escape")
+    assert board(p, "review") == "" and board(p, "record") == NOTATION_EXAMPLE
