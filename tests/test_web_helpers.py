@@ -134,7 +134,7 @@ def test_game_from_text_reads_records_and_positions():
 
 def test_worker_hello():
     assert json.loads(worker.hello())["ok"] is True
-    assert set(worker.__export__) == {"hello", "think", "bench"}
+    assert set(worker.__export__) == {"hello", "think", "bench", "evaluate"}
 
 
 @pytest.mark.parametrize("level", [1, 2])

@@ -277,7 +277,10 @@ def test_new_game_dialog_persists_and_two_computers_play(yinsh_page):
     dialog.locator("select[name=white]").select_option("human")
     dialog.locator("select[name=black]").select_option("ai-2")
     dialog.locator("input[name=variant][value=standard]").check()
+    in_progress = plies(page) > 0 and not board(page, "result")  # paused: it stays as it is
     dialog.locator("button[data-action=start-game]").click()
+    if in_progress:  # the computers had begun: the page asks before their game is discarded
+        page.click("#discard-dialog button[data-action=discard]")
     assert page.url.endswith("/?black=ai-2")
     assert record(page) == "" and "AI 2" in page.inner_text("#player-black")
     assert not page.locator("#panel button[data-action=pause]").is_visible()

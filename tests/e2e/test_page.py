@@ -485,6 +485,7 @@ def test_undo_and_new_game(game_page):
     game_page.page.click("#panel button[data-action=undo]")  # first takes back the picked ring
     assert game_page.board("record") == NOTATION_EXAMPLE and game_page.board("phase") == "pick-ring"
     game_page.page.click("#panel button[data-action=new-game]")
+    game_page.page.click("#discard-dialog button[data-action=discard]")  # the game in progress goes
     game_page.wait_record("")
     assert game_page.page.locator("#moves li").count() == 0
 

@@ -11,9 +11,17 @@ is interactive: the page sends it a position code and gets a move back as text, 
 page stays responsive while it thinks. Every change of position bumps
 :attr:`Page.generation`; an answer about an older generation is discarded, never played.
 
+Undo and redo go through :class:`~yinsh.web.history.History` (every move is played through
+it, so a new move clears the redo stack). Clicking a move of the list reviews the position
+after it: the board shows the past and is not playable, the game itself is untouched; a
+computer's move that arrives meanwhile is played into the game and the review stays where
+it is (the list grows). The review area shows the evaluation graph
+(:mod:`yinsh.web.graph`), whose values the worker computes once per record.
+
 Testing hooks (DESIGN.md): ``<html data-yinsh-ready>`` once interactive; ``#board`` carries
-``data-record``, ``data-position``, ``data-phase``, ``data-to-move`` and ``data-hint`` (the
-suggested move, or empty) after every change. ``<html data-ai>`` is ``starting`` while the
+``data-record``, ``data-position``, ``data-phase``, ``data-to-move``, ``data-hint`` (the
+suggested move, or empty) and ``data-review`` (how many moves the reviewed position has
+played, or empty when the board shows the game) after every change. ``<html data-ai>`` is ``starting`` while the
 worker boots for a request, ``thinking`` while a computer player searches, ``failed`` when
 the worker is unusable, else empty; ``data-ai-discarded`` counts the answers discarded
 because the position changed meanwhile. Once the worker is up, ``<html>`` carries
@@ -27,11 +35,11 @@ import asyncio
 import json
 
 try:
-    from pyodide.ffi import create_proxy, jsnull
+    from pyodide.ffi import create_proxy, jsnull, to_js
     from pyscript import PyWorker, document, window
     from pyscript import config as PYSCRIPT_CONFIG
 except ImportError:  # outside the browser: pytest still imports every module for its doctests
-    create_proxy = document = window = jsnull = PyWorker = PYSCRIPT_CONFIG = None
+    create_proxy = document = window = jsnull = to_js = PyWorker = PYSCRIPT_CONFIG = None
 
 from ..board import parse_point, point_name
 from ..game import COLORS, Game
@@ -54,6 +62,8 @@ from . import (
     settings_to_json,
 )
 from .access import SHORTCUTS, START_POINT, Announcer, neighbour, point_labels, row_for_key, spoken_prompt
+from .graph import eval_graph_svg
+from .history import History, state_after
 from .keep import ACTIONS, GameKeeper
 from .learn import Learning
 
@@ -74,6 +84,8 @@ PLACE_MS = 250
 FOCUS_HALF = 24
 """Half the side of the keyboard focus's square around a point (SVG units: points are 50 apart)."""
 LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "intermediate", 4: "strong", 5: "strongest"}
+GRAPHS_KEPT = 8
+"""How many records' evaluation graphs the page remembers."""
 
 
 def _find(element, selector: str):
@@ -142,6 +154,16 @@ class Page:
         """Grows whenever the board is redrawn: a computer move's staged drawing stops then."""
         self.discarded = 0
         self.seed = int(window.Math.random() * 1_000_000)
+        self._history: History | None = None
+        self.reviewing: tuple[Game, int] | None = None
+        """The game being reviewed and how many of its moves are shown (see :meth:`review_index`)."""
+        self.graphs: dict[str, list[float] | str] = {}
+        """Evaluation graph values by record, or why there are none."""
+        self.evaluating: str | None = None
+        """The record whose values the worker is computing."""
+        self.pending_start: tuple[Settings | None] | None = None
+        """A new game waiting for the player to confirm that the game in progress may go."""
+        self.confirm = document.getElementById("discard-dialog")
         self.learning = Learning(self)
         """The Rules dialog, the first-game guide and the theme."""
         self.keeper = GameKeeper(self)
@@ -186,7 +208,19 @@ class Page:
         except Exception:
             self.notices.append("This browser does not keep settings: the choice lasts for this page only.")
 
+    def not_here(self) -> set[str]:
+        """The colours nobody plays at this device: computers, and the opponent playing by link
+        (Undo goes back to, and Redo stops at, a decision made here)."""
+        return {c for c in COLORS if self.level_of(c) is not None or self.players[c] == REMOTE}
+
     # ---------------------------------------------------------------- the game
+
+    @property
+    def history(self) -> History:
+        """Undo and redo for the game shown; a game opened in any way starts with nothing to redo."""
+        if self._history is None or self._history.game is not self.game:
+            self._history = History(self.game)
+        return self._history
 
     def open_from_url(self, restore: bool = False) -> None:
         """Open the game and players the URL asks for (at start, and when the hash changes);
@@ -196,6 +230,7 @@ class Page:
         self.settings = setup.settings
         self.notices = list(setup.notices)
         self.game: Game = setup.game
+        self.reviewing = None
         self.turn = Turn(self.game)
         self.paused = False
         self.changed()
@@ -215,7 +250,7 @@ class Page:
             if move.kind == "pass":
                 name = self.turn.name
                 self.notices.append(f"{name} has no ring that can move and passes.")
-            self.game.play(move)
+            self.history.play(move)
             self.turn = Turn(self.game)
             self.changed()
         self.ask_ai()
@@ -228,7 +263,7 @@ class Page:
         move = self.turn.move
         if move is not None:
             self.notices = []
-            self.game.play(move)
+            self.history.play(move)
             if move.kind == "place":
                 animate = True
             self.turn = Turn(self.game)
@@ -242,6 +277,7 @@ class Page:
         if settings is not None:
             self.settings = settings
         self.game = Game(self.settings.variant)  # type: ignore[arg-type]
+        self.reviewing = None
         self.turn = Turn(self.game)
         self.notices = []
         self.paused = False
@@ -266,27 +302,32 @@ class Page:
     def undo(self) -> None:
         """Take back the turn being built, else the last move chosen by a person (and the
         computer's answer to it); between two computers, the last move, and pause."""
+        self.leave_review()
         if self.turn.reset():
             self.hint("")
             self.draw()
             return
-        chosen = [m for m in self.game.moves if m.kind != "pass"]
-        if not chosen:
+        if not self.history.undo(self.not_here()):
             self.hint("Nothing to undo")
             return
+        self.after_history()
 
-        def take_back() -> None:
-            while self.game.moves and self.game.moves[-1].kind == "pass":  # never chosen: goes with the move before
-                self.game.undo()
-            if self.game.moves:
-                self.game.undo()
+    def redo(self) -> None:
+        """Play again what Undo took back: a person's turn and the computer's answer to it;
+        between two computers, one move (and stay paused)."""
+        self.leave_review()
+        if not self.history.can_redo():
+            self.hint("Nothing to redo")
+            return
+        self.turn.reset()  # a turn half built gives way to the one redone
+        self.history.redo(self.not_here())
+        self.after_history()
 
-        take_back()
+    def after_history(self) -> None:
+        """After an undo or a redo: any search under way is for another position (stale), and
+        between two computers the game waits for Resume."""
         if self.both_ai():
             self.paused = True
-        else:  # back to a person's turn
-            while self.game.moves and self.ai_to_move() is not None:
-                take_back()
         self.turn = Turn(self.game)
         self.notices = []
         self.hint("")
@@ -294,6 +335,108 @@ class Page:
         self._auto_moves()
         self.save_url()
         self.draw()
+
+    def in_progress(self) -> bool:
+        """Whether starting again would throw away a game: moves played and not over."""
+        return bool(self.game.moves) and self.game.result is None
+
+    def start_new_game(self, settings: Settings | None = None) -> None:
+        """Restart, or the New game dialog's Start: asks first when a game is in progress."""
+        if not self.in_progress():
+            self.begin(settings)
+            return
+        self.pending_start = (settings,)
+        played = len(self.game.moves)
+        document.getElementById("discard-text").textContent = (
+            f"The game in progress ({played} move{'s' * (played != 1)} played) is not over. "
+            "Start a new one and discard it?")
+        self.confirm.showModal()
+
+    def begin(self, settings: Settings | None) -> None:
+        if settings is not None:
+            self.store_settings(settings)
+        self.new_game(settings)
+
+    def on_confirm_click(self, event) -> None:
+        button = _find(event.target, "button[data-action]")
+        if button is None:
+            return
+        pending, self.pending_start = self.pending_start, None
+        self.confirm.close()
+        if str(button.getAttribute("data-action")) == "discard" and pending is not None:
+            self.begin(pending[0])
+
+    # ---------------------------------------------------------------- reviewing the game's past
+
+    def review_index(self) -> int | None:
+        """How many moves the board shows while the game's past is reviewed; ``None`` when the
+        board shows the game itself (a game replaced or taken back meanwhile ends the review)."""
+        if self.reviewing is None:
+            return None
+        game, index = self.reviewing
+        if game is not self.game or index > len(game.moves):
+            self.reviewing = None
+            return None
+        return index
+
+    def show_review(self, index: int) -> None:
+        """Show the position after ``index`` moves (0: the start), not playable. The game goes
+        on meanwhile: a computer's move is played into it and the review stays."""
+        if not self.game.moves:
+            self.hint("No move to review yet.")
+            return
+        self.end_drag()
+        self.reviewing = (self.game, max(0, min(index, len(self.game.moves))))
+        self.hint("")
+        self.draw()
+        if _find(document.activeElement, "#moves") is not None:  # arrow keys in the list: follow
+            current = document.querySelector("#moves [aria-current]")
+            if current is not None and current is not jsnull:
+                current.focus()
+
+    def step_review(self, step: str) -> None:
+        """``first``, ``prev``, ``next`` or ``last``: from the move shown (the game's last when
+        not reviewing)."""
+        count = len(self.game.moves)
+        at = self.review_index()
+        at = count if at is None else at
+        self.show_review({"first": 0, "prev": at - 1, "next": at + 1, "last": count}[step])
+
+    def leave_review(self) -> None:
+        """Back to the game: the board as it is now, playable."""
+        if self.reviewing is not None:
+            self.reviewing = None
+            self.hint("")
+            self.draw()
+
+    def request_graph(self, record: str) -> None:
+        if self.evaluating != record:
+            self.evaluating = record
+            asyncio.ensure_future(self._evaluate(record))
+
+    async def _evaluate(self, record: str) -> None:
+        """The evaluation graph's values, from the worker (started if needed); kept by record."""
+        result: list[float] | str
+        try:
+            if self.ai is None and not self.ai_failed:
+                self.start_worker()
+                await asyncio.shield(self.ai_boot)
+            if self.ai is None:
+                result = f"No evaluation graph: the computer player is unavailable ({self.ai_failed})."
+            else:
+                answer = json.loads(str(await self.ai.evaluate(record)))
+                result = ([float(v) for v in answer["values"]] if answer.get("ok")
+                          else f"No evaluation graph: {answer.get('error', 'no answer')}.")
+        except Exception:
+            _warn("the evaluation graph failed")
+            result = "No evaluation graph: something went wrong."
+        if self.evaluating == record:
+            self.evaluating = None
+        while len(self.graphs) >= GRAPHS_KEPT:
+            del self.graphs[next(iter(self.graphs))]
+        self.graphs[record] = result
+        if self.review_index() is not None:
+            self.draw_review()
 
     def save_url(self) -> None:
         url = game_url(str(window.location.pathname), self.players, self.game, self.settings)
@@ -418,7 +561,7 @@ class Page:
         except Exception:  # only the drawing in steps is lost: the move is played all the same
             _warn("the computer's move could not be drawn in steps")
             frames = []
-        self.game.play(move)
+        self.history.play(move)
         self.turn = Turn(self.game)
         self.changed()
         duration = sum(ms for _, ms in frames) or (PLACE_MS if move.kind == "place" else MOVE_MS)
@@ -426,7 +569,7 @@ class Page:
             self.next_ai_at = float(window.performance.now()) + duration + self.settings.delay
         self._auto_moves()
         self.save_url()
-        if frames:
+        if frames and self.review_index() is None:  # while reviewing, the board shows the past
             self.draw(board=False)
             asyncio.ensure_future(self._show_frames(frames))
         else:
@@ -569,8 +712,7 @@ class Page:
         if action == "start-game":
             settings = self.dialog_settings()
             self.dialog.close()
-            self.store_settings(settings)
-            self.new_game(settings)
+            self.start_new_game(settings)
         elif action == "cancel-dialog":
             self.dialog.close()
 
@@ -612,6 +754,8 @@ class Page:
         self.listen(self.banner, "click", self.on_panel_click)
         self.listen(self.dialog, "click", self.on_dialog_click)
         self.listen(self.dialog, "change", lambda event: self.sync_dialog())
+        self.listen(self.confirm, "click", self.on_confirm_click)
+        self.listen(self.confirm, "close", lambda event: setattr(self, "pending_start", None))
         hint_button = document.querySelector("#panel button[data-action=hint]")
         for event in ("pointerenter", "focus"):  # a hint is likely: get the worker going
             self.listen(hint_button, event, lambda event: self.start_worker())
@@ -623,8 +767,10 @@ class Page:
 
     def not_yours(self) -> bool:
         """True (and a hint says why) when the person at this device may not act on the board:
-        a computer player or the opponent playing by link is to move."""
-        if self.ai_to_move() is not None:
+        a past position is shown, or a computer player or the opponent playing by link is to move."""
+        if self.review_index() is not None:
+            self.hint("This is a past position: Back to game to play on.")
+        elif self.ai_to_move() is not None:
             self.hint(f"{self.name_of(COLORS[self.game.state.turn])} is to move: wait for it.")
         elif self.remote_to_move():
             self.hint(f"{COLORS[self.game.state.turn].capitalize()} plays on their own device: send them the link.")
@@ -704,9 +850,35 @@ class Page:
             document.getElementById("keys-dialog").close()
 
     def on_key(self, event) -> None:
-        if event.key == "?" and _find(event.target, "input, select, textarea, dialog") is None:
+        target = event.target
+        if _find(target, "input, textarea, select, [contenteditable], dialog[open]") is not None:
+            return  # typing, or a dialog: its keys are its own
+        key = str(event.key)
+        if (event.ctrlKey or event.metaKey) and not event.altKey and key.lower() in ("z", "y"):
+            event.preventDefault()
+            self.end_drag()
+            if key.lower() == "z" and not event.shiftKey:
+                self.undo()
+            else:
+                self.redo()
+            return
+        if event.ctrlKey or event.metaKey or event.altKey:
+            return
+        in_list = _find(target, "#moves") is not None
+        reviewing = self.review_index() is not None
+        steps = {"ArrowLeft": "prev", "ArrowRight": "next", "Home": "first", "End": "last"}
+        # the board's own arrow keys move between its points: review keys only off the board
+        if key in steps and (in_list or reviewing and _find(target, "#board") is None):
+            event.preventDefault()
+            self.step_review(steps[key])
+            return
+        if key == "Escape" and reviewing:
+            self.leave_review()
+            return
+        if key == "?":
             document.getElementById("keys-dialog").showModal()
-        if event.key == "Escape" and _find(event.target, "dialog") is None:  # in a dialog it closes the dialog
+            return
+        if key == "Escape":
             if self.drag is not None:
                 self.end_drag()
             if self.turn.cancel():
@@ -714,6 +886,10 @@ class Page:
                 self.draw()
 
     def on_panel_click(self, event) -> None:
+        shown = _find(event.target, "[data-ply]")  # a move of the list, a point of the graph
+        if shown is not None:
+            self.show_review(int(str(shown.getAttribute("data-ply"))))
+            return
         button = _find(event.target, "button[data-action]")
         if button is None:
             return
@@ -721,11 +897,17 @@ class Page:
         if self.learning.handle(action):
             return
         if action == "new-game":
-            self.new_game()
+            self.start_new_game()
         elif action == "setup":
             self.open_dialog()
         elif action == "undo":
             self.undo()
+        elif action == "redo":
+            self.redo()
+        elif action == "live":
+            self.leave_review()
+        elif action.startswith("review-"):
+            self.step_review(action.removeprefix("review-"))
         elif action == "hint":
             self.suggest()
         elif action == "choose-row" and not self.not_yours():
@@ -750,7 +932,7 @@ class Page:
         self.drag = None
         self.board.classList.remove("keyboard")
         if (event.button != 0 or self.turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING) or self.ai_to_move()
-                or self.remote_to_move()):
+                or self.remote_to_move() or self.review_index() is not None):
             return
         point = self.point_at(event)
         if point is None:
@@ -913,13 +1095,19 @@ class Page:
         part of the panel changed (DOM work is what costs)."""
         turn, game = self.turn, self.game
         over = game.result is not None
+        shown = self.review_index()
         if board:
             self.animation += 1  # stops a computer move's staged drawing
-            person = self.ai_to_move() is None and not over
-            highlights: dict = turn.highlights() if person else {}
-            labels = point_labels(turn if person else None, turn.state)
-            self.board.innerHTML = board_svg(turn.state, last_move=self.last_move(), animate=animate,
-                                             marked=self.suggested_points(), point_labels=labels, **highlights)
+            if shown is not None:
+                state = state_after(game, shown)
+                self.board.innerHTML = board_svg(state, last_move=game.moves[shown - 1] if shown else None,
+                                                 point_labels=point_labels(None, state))
+            else:
+                person = self.ai_to_move() is None and not self.remote_to_move() and not over
+                highlights: dict = turn.highlights() if person else {}
+                labels = point_labels(turn if person else None, turn.state)
+                self.board.innerHTML = board_svg(turn.state, last_move=self.last_move(), animate=animate,
+                                                 marked=self.suggested_points(), point_labels=labels, **highlights)
             self.show_focus()
         self.drawn_version = turn.version
         board_el = self.board
@@ -932,6 +1120,8 @@ class Page:
         board_el.setAttribute("data-to-move", COLORS[turn.color])
         suggestion = self.suggestion[1] if self.suggestion and self.suggestion[0] == self.generation else None
         board_el.setAttribute("data-hint", str(suggestion) if suggestion else "")
+        board_el.setAttribute("data-review", "" if shown is None else str(shown))
+        board_el.classList.toggle("reviewing", shown is not None)
         self.root.setAttribute("data-to-move", "" if over else COLORS[turn.color])
         if self._changed("notices", tuple(self.notices)):
             notices = document.getElementById("notices")
@@ -941,6 +1131,7 @@ class Page:
         self.draw_row_choices()
         self.draw_pool()
         self.draw_moves()
+        self.draw_review()
         self.draw_banner()
         prompt = spoken_prompt(self.shown["prompt"][0], turn if self.ai_to_move() is None else None)  # type: ignore[index]
         self.announce(self.announcer.update(game, prompt))
@@ -987,9 +1178,13 @@ class Page:
     def draw_buttons(self, level: int | None) -> None:
         over = self.game.result is not None
         busy = self.suggesting == self.generation
-        key = (over, level is None, busy, self.both_ai(), self.paused, bool(self.ai_failed))
+        can_undo = bool(self.turn.decisions) or self.history.can_undo(self.not_here())
+        can_redo = self.history.can_redo()
+        key = (over, level is None, busy, self.both_ai(), self.paused, bool(self.ai_failed), can_undo, can_redo)
         if not self._changed("buttons", key):
             return
+        document.querySelector("#panel button[data-action=undo]").disabled = not can_undo
+        document.querySelector("#panel button[data-action=redo]").disabled = not can_redo
         hint = document.querySelector("#panel button[data-action=hint]")
         hint.hidden = self.both_ai()  # nobody to give a hint to: Pause takes its place
         hint.disabled = over or level is not None or bool(self.ai_failed)
@@ -1062,12 +1257,61 @@ class Page:
         for i in range(first, len(texts)):
             number = self.game.start_ply + i + 1
             color = "white" if number % 2 else "black"
-            items.append(f'<li class="{color}" value="{number}"><span class="num">{number}.</span>'
-                         f'<span class="mv">{_esc(texts[i])}</span></li>')
+            items.append(f'<li class="{color}" value="{number}"><button type="button" class="move" '
+                         f'data-ply="{i + 1}" tabindex="-1"><span class="num">{number}.</span>'
+                         f'<span class="mv">{_esc(texts[i])}</span></button></li>')
         return "".join(items)
 
+    def draw_review(self) -> None:
+        """The review area (the move shown, the way back, the evaluation graph) and the move
+        shown marked in the list (``aria-current``, scrolled into view)."""
+        shown = self.review_index()
+        document.getElementById("review").hidden = shown is None
+        self._roving_tab_stop(len(self.game.moves) if shown is None else max(shown, 1))
+        current = document.querySelector("#moves [aria-current]")
+        if current is not None and current is not jsnull and current.getAttribute("data-ply") != str(shown):
+            current.removeAttribute("aria-current")
+        if shown is None:
+            return
+        game = self.game
+        label = "Reviewing the start" if shown == 0 else f"Reviewing move {game.start_ply + shown}"
+        if self._changed("review-label", label):
+            document.getElementById("review-label").textContent = label
+            self.announce(label)
+        document.querySelector("#review button[data-action=review-prev]").disabled = shown == 0
+        document.querySelector("#review button[data-action=review-next]").disabled = shown == len(game.moves)
+        record = game.record()
+        values = self.graphs.get(record)
+        if isinstance(values, list):
+            content = eval_graph_svg(values, current=shown or None, first_number=game.start_ply + 1)
+        else:
+            note = values or ("No evaluation graph: the computer player is unavailable." if self.ai_failed
+                              else "Evaluating the moves…")
+            content = f'<p class="eval-note">{_esc(note)}</p>'
+            if values is None and not self.ai_failed:
+                self.request_graph(record)
+        if self._changed("graph", content):
+            document.getElementById("eval-graph").innerHTML = content
+        button = document.querySelector(f'#moves [data-ply="{shown}"]') if shown else None
+        if button is not None and button is not jsnull and button.getAttribute("aria-current") != "step":
+            button.setAttribute("aria-current", "step")
+            # last: the review area, now laid out, takes room from the list
+            button.scrollIntoView(to_js({"block": "nearest"}, dict_converter=window.Object.fromEntries))
+
+    def _roving_tab_stop(self, ply: int) -> None:
+        """One Tab stop for the whole list (the move shown, else the last; arrow keys go on
+        from there), instead of one per move."""
+        stop = document.querySelector("#moves [tabindex='0']")
+        if stop is not None and stop is not jsnull:
+            if stop.getAttribute("data-ply") == str(ply):
+                return
+            stop.setAttribute("tabindex", "-1")
+        button = document.querySelector(f'#moves [data-ply="{ply}"]')
+        if button is not None and button is not jsnull:
+            button.setAttribute("tabindex", "0")
+
     def draw_banner(self) -> None:
-        text = result_text(self.game)
+        text = None if self.review_index() is not None else result_text(self.game)  # not over the past
         if not self._changed("banner", text):
             return
         self.banner.hidden = text is None

@@ -14,22 +14,32 @@ an answer too (``{"error": "..."}``), which the page shows as a notice.
 >>> json.loads(think("nonsense", 3))["ok"]
 False
 
-It imports only the rules core and :mod:`yinsh.ai` (never ``pyscript`` or ``js``), so it
+``evaluate`` gives White's value after every move of a record, for the page's evaluation
+graph. It imports only the rules core and :mod:`yinsh.ai` (never ``pyscript`` or ``js``), so it
 runs and is tested under CPython as well.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from time import perf_counter
 
+from yinsh.ai import RING
 from yinsh.ai import think as _think
+from yinsh.ai.evaluation import node_of
+from yinsh.ai.negamax import Searcher
 from yinsh.game import Game
+from yinsh.state import State, apply_move, legal_moves, termination
 from yinsh.web import game_from_text
 
-__all__ = ["hello", "think", "bench"]
-__export__ = ["hello", "think", "bench"]
+__all__ = ["hello", "think", "bench", "evaluate", "white_value"]
+__export__ = ["hello", "think", "bench", "evaluate"]
+
+_VALUES: dict[State, float] = {}
+"""White's value of positions already evaluated: a record that grows by a move costs one more."""
+_VALUES_KEPT = 4096
 
 
 def _answer(**fields) -> str:
@@ -87,3 +97,53 @@ def bench(positions: str, level: int = 3, seed: int = 0) -> str:
         return _answer(ok=True, seconds=times, depths=depths, moves=moves, python=sys.version.split()[0])
     except Exception as exc:  # noqa: BLE001
         return _answer(ok=False, error=_short(exc), seconds=times)
+
+
+def white_value(state: State, searcher: Searcher) -> float:
+    """How good ``state`` is for White, in rings (a finished game ±100), clamped to ±100.
+
+    One turn of look-ahead (the best reply of the player to move by the static evaluation)
+    rather than the bare static value: that value swings with whose turn it is (a row the
+    player to move can make counts almost as a ring), one ply evens it out. While rings are
+    placed it is the static value, near 0.
+    """
+    if state.in_placement or termination(state) is not None:
+        value = searcher.static(node_of(state)) / RING
+    else:
+        children = [apply_move(state, move) for move in legal_moves(state)]
+        value = max(-searcher.static(node_of(child), 1) for child in children) / RING
+    value = max(-100.0, min(100.0, value))
+    return round(value if state.turn == 0 else -value, 3)
+
+
+def evaluate(game: str) -> str:
+    """White's value (in rings) after each move of ``game`` (a record), as JSON text:
+    ``{"ok": true, "values": [0.0, ...]}``, one number per move played since the start
+    (for the page's evaluation graph), or ``{"ok": false, "error": "..."}``.
+
+    >>> values = json.loads(evaluate("1.e3 2.a5 3.b5"))["values"]
+    >>> len(values), all(abs(v) < 0.1 for v in values)  # placing rings changes little
+    (3, True)
+    """
+    try:
+        current = game_from_text(str(game))
+        searcher = Searcher(current.state.rings_to_win)
+        values = []
+        collecting = gc.isenabled()
+        gc.disable()  # the evaluation makes many tuples and no cycles: collections only stall it
+        try:
+            state = current.start_state
+            for move in current.moves:
+                state = apply_move(state, move)
+                value = _VALUES.get(state)
+                if value is None:
+                    value = _VALUES[state] = white_value(state, searcher)
+                values.append(value)
+        finally:
+            if collecting:
+                gc.enable()
+        if len(_VALUES) > _VALUES_KEPT:
+            _VALUES.clear()
+        return _answer(ok=True, values=values)
+    except Exception as exc:  # noqa: BLE001 (the boundary)
+        return _answer(ok=False, error=_short(exc))
