@@ -420,6 +420,7 @@ class Page:
         try:
             if self.ai is None and not self.ai_failed:
                 self.start_worker()
+                assert self.ai_boot is not None  # start_worker made it
                 await asyncio.shield(self.ai_boot)
             if self.ai is None:
                 result = f"No evaluation graph: the computer player is unavailable ({self.ai_failed})."
