@@ -210,10 +210,12 @@ def test_offline_reload_plays_against_the_ai(site: Site, context: Any) -> None:
                            timeout=AI_TIMEOUT_MS)
     moves = Game.from_record(record(page)).moves
     assert [str(m) for m in moves][:1] == ["e5"] and len(moves) == 2, record(page)
-    # The embeddable diagram is part of the release too, whatever its query.
-    page.goto(site.url + "embed.html?record=e5%20e4&highlight=e5")
-    wait_ready(page, recorder)
-    assert record(page) == "1.e5 2.e4" and page.locator("#board [data-point=e5]").count() == 1
+    # The embeddable diagram is part of the release too, whatever its query (a tab of its
+    # own: navigating this one would abort its last requests, which the recorder reports).
+    embed = recorder.page()
+    embed.goto(site.url + "embed.html?record=e5%20e4&highlight=e5")
+    wait_ready(embed, recorder)
+    assert record(embed) == "1.e5 2.e4" and embed.locator("#board [data-point=e5]").count() == 1
     recorder.check()
 
 
