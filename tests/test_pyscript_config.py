@@ -55,11 +55,14 @@ class TestPyscriptToml:
 
     def test_every_module_of_the_package_is_mapped(self):
         missing = sorted(package_modules() - set(mapped_files()))
-        assert not missing, "add to [files] in pyscript.toml: " + ", ".join(f'"./{m}" = "./{PurePosixPath(m).parent}/"' for m in missing)
+        entries = [f'"./{m}" = "./{PurePosixPath(m).parent}/"' for m in missing]
+        assert not missing, "add to [files] in pyscript.toml: " + ", ".join(entries)
 
     def test_every_mapped_file_exists_and_keeps_its_path(self):
         for source, dest in mapped_files().items():
-            assert (ROOT / source).is_file(), f"{source} is mapped in pyscript.toml but does not exist (a 404 in the page)"
+            assert (ROOT / source).is_file(), (
+                f"{source} is mapped in pyscript.toml but does not exist (a 404 in the page)"
+            )
             assert dest == source, f"{source} would land at {dest}: the package must keep its layout"
 
     def test_every_package_directory_has_an_init(self):

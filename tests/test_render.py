@@ -34,7 +34,8 @@ from yinsh.turn import Turn
 ROOT = Path(__file__).resolve().parents[1]
 SVG = "{http://www.w3.org/2000/svg}"
 UPDATE = os.environ.get("UPDATE_GOLDEN", "") not in ("", "0")
-BOARD_CSS_HEADER = "/* The YINSH board (generated from yinsh.render.BOARD_CSS: UPDATE_GOLDEN=1 pytest tests/test_render.py). */\n"
+REGENERATE = "UPDATE_GOLDEN=1 pytest tests/test_render.py"
+BOARD_CSS_HEADER = f"/* The YINSH board (generated from yinsh.render.BOARD_CSS: {REGENERATE}). */\n"
 
 
 def P(name):
@@ -53,7 +54,8 @@ def elements(root: ET.Element, attr: str) -> list[ET.Element]:
 
 
 def brave_combo(plies: int) -> Game:
-    record = next(r for r in read_records((ROOT / "tests/data/games.ygn").read_text()) if "BraveCombo" in r.tags["Game"])
+    records = read_records((ROOT / "tests/data/games.ygn").read_text())
+    record = next(r for r in records if "BraveCombo" in r.tags["Game"])
     game = Game()
     for move in record.game.moves[:plies]:
         game.play(move)
@@ -251,7 +253,7 @@ class TestGolden:
         if UPDATE:
             path.write_text(html[: m.start(2)] + expected + "\n" + html[m.end(2):], encoding="utf-8")
             return
-        assert m.group(2).strip() == expected, "index.html's static board is stale: UPDATE_GOLDEN=1 pytest tests/test_render.py"
+        assert m.group(2).strip() == expected, f"index.html's static board is stale: {REGENERATE}"
 
     def test_board_css_is_the_renderers(self):
         path = ROOT / "static" / "css" / "board.css"
@@ -259,7 +261,7 @@ class TestGolden:
         if UPDATE:
             path.write_text(expected, encoding="utf-8")
             return
-        assert path.read_text(encoding="utf-8") == expected, "static/css/board.css is stale: UPDATE_GOLDEN=1 pytest tests/test_render.py"
+        assert path.read_text(encoding="utf-8") == expected, f"static/css/board.css is stale: {REGENERATE}"
 
 
 def test_render_accepts_a_move_or_a_pair_as_last_move():

@@ -26,8 +26,8 @@ coordinates (the page uses them for dragging).
 
 from __future__ import annotations
 
-from typing import Any, Final
 from collections.abc import Iterable, Mapping
+from typing import Any, Final
 
 from .board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, STEPS, WINDOWS, parse_point
 from .move import Move, parse_row, row_name
@@ -127,7 +127,7 @@ def _labels() -> list[tuple[float, float, str]]:
     """Coordinate labels as on the printed board: letters under the columns, numbers at the
     left ends of the number lines."""
     out = []
-    for step, first, last in _lines():
+    for step, first, _last in _lines():
         if step == 1:  # a column: up the page
             text, (ux, uy) = COLUMNS[first // 12], (0.0, -1.0)
         elif step == 12:  # a number line: down and to the right
@@ -166,7 +166,9 @@ def _static_parts() -> tuple[str, str]:
 VIEWBOX, _BOARD = _static_parts()
 _BOARD_NO_LABELS: Final = _BOARD[: _BOARD.index('<g class="yb-labels"')]
 
-_HIT: Final = {p: f'cx="{_f(x)}" cy="{_f(y)}" r="{_f(HIT_RADIUS)}" data-point="{POINT_NAMES[p]}"' for p, (x, y) in _XY.items()}
+_HIT: Final = {
+    p: f'cx="{_f(x)}" cy="{_f(y)}" r="{_f(HIT_RADIUS)}" data-point="{POINT_NAMES[p]}"' for p, (x, y) in _XY.items()
+}
 
 
 # --------------------------------------------------------------------------- pieces
@@ -497,13 +499,15 @@ BOARD_CSS: Final = (
     f".yinsh-board{{\n{_palette('light')}\nfont-family:system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}}\n"
     f"@media (prefers-color-scheme:dark){{.yinsh-board{{\n{_palette('dark')}}}}}\n"
     + "".join(f"[data-theme={theme}] .yinsh-board{{\n{_palette(theme)}}}\n" for theme in PALETTES)
+    # A backslash ending a line below only wraps the source: the rule stays one line in the CSS.
     + """\
 .yinsh-board .yb-bg{fill:var(--yb-board);stroke:var(--yb-board);stroke-linejoin:round}
 .yinsh-board .yb-inlay{fill:var(--yb-board-edge);stroke:var(--yb-board-edge);stroke-linejoin:round}
 .yinsh-board .yb-shadow{fill:var(--yb-board-shadow);stroke:var(--yb-board-shadow);stroke-linejoin:round;opacity:.6}
 .yinsh-board .yb-grid{fill:none;stroke:var(--yb-line);stroke-width:var(--yb-grid-width);stroke-linecap:round}
 .yinsh-board .yb-dots{fill:var(--yb-line)}
-.yinsh-board .yb-labels{fill:var(--yb-label);font-size:14px;font-weight:600;text-anchor:middle;dominant-baseline:central;letter-spacing:.02em;user-select:none}
+.yinsh-board .yb-labels{fill:var(--yb-label);font-size:14px;font-weight:600;\
+text-anchor:middle;dominant-baseline:central;letter-spacing:.02em;user-select:none}
 .yinsh-board .yb-pshadow{fill:none;stroke:var(--yb-piece-shadow);stroke-width:8px;transform:translate(1.5px,2.5px)}
 .yinsh-board .yb-rline{fill:none;stroke-width:var(--yb-ring-edge)}
 .yinsh-board .yb-rbody{fill:none;stroke-width:6.5px}
@@ -513,8 +517,10 @@ BOARD_CSS: Final = (
 .yinsh-board .ring.black .yb-rbody{stroke:var(--yb-black)}
 .yinsh-board .yb-mshadow{fill:var(--yb-piece-shadow)}
 .yinsh-board .yb-medge,.yinsh-board .yb-mface{stroke-width:var(--yb-outline)}
-.yinsh-board .marker.white .yb-mface,.yinsh-board .marker.black .yb-medge{fill:var(--yb-white);stroke:var(--yb-white-line)}
-.yinsh-board .marker.black .yb-mface,.yinsh-board .marker.white .yb-medge{fill:var(--yb-black);stroke:var(--yb-black-line)}
+.yinsh-board .marker.white .yb-mface,\
+.yinsh-board .marker.black .yb-medge{fill:var(--yb-white);stroke:var(--yb-white-line)}
+.yinsh-board .marker.black .yb-mface,\
+.yinsh-board .marker.white .yb-medge{fill:var(--yb-black);stroke:var(--yb-black-line)}
 .yinsh-board .yb-mbevel{fill:none;stroke-width:var(--yb-outline)}
 .yinsh-board .marker.white .yb-mbevel{stroke:var(--yb-bevel-white)}
 .yinsh-board .marker.black .yb-mbevel{stroke:var(--yb-bevel-black)}
@@ -539,13 +545,17 @@ BOARD_CSS: Final = (
 .yinsh-board .ring,.yinsh-board .marker{transform-box:fill-box;transform-origin:center}
 .yinsh-board .ring.slide{animation:yb-slide .26s cubic-bezier(.3,.7,.4,1) both}
 .yinsh-board .marker.flip{animation:yb-flip .3s ease-in-out var(--delay,0ms) both}
-.yinsh-board .marker.flip.black .yb-mface,.yinsh-board .marker.flip.white .yb-medge{animation:yb-was-white .3s linear var(--delay,0ms) both}
-.yinsh-board .marker.flip.white .yb-mface,.yinsh-board .marker.flip.black .yb-medge{animation:yb-was-black .3s linear var(--delay,0ms) both}
+.yinsh-board .marker.flip.black .yb-mface,\
+.yinsh-board .marker.flip.white .yb-medge{animation:yb-was-white .3s linear var(--delay,0ms) both}
+.yinsh-board .marker.flip.white .yb-mface,\
+.yinsh-board .marker.flip.black .yb-medge{animation:yb-was-black .3s linear var(--delay,0ms) both}
 .yinsh-board .drop{animation:yb-drop .22s ease-out both}
 @keyframes yb-slide{from{transform:translate(var(--dx),var(--dy))}}
 @keyframes yb-flip{0%{transform:scaleX(1)}50%{transform:scaleX(0)}100%{transform:scaleX(1)}}
-@keyframes yb-was-white{0%,49.9%{fill:var(--yb-white);stroke:var(--yb-white-line)}50%,100%{fill:var(--yb-black);stroke:var(--yb-black-line)}}
-@keyframes yb-was-black{0%,49.9%{fill:var(--yb-black);stroke:var(--yb-black-line)}50%,100%{fill:var(--yb-white);stroke:var(--yb-white-line)}}
+@keyframes yb-was-white{0%,49.9%{fill:var(--yb-white);stroke:var(--yb-white-line)}\
+50%,100%{fill:var(--yb-black);stroke:var(--yb-black-line)}}
+@keyframes yb-was-black{0%,49.9%{fill:var(--yb-black);stroke:var(--yb-black-line)}\
+50%,100%{fill:var(--yb-white);stroke:var(--yb-white-line)}}
 @keyframes yb-drop{from{transform:scale(.6);opacity:0}}
 @media (prefers-reduced-motion:reduce){.yinsh-board *{animation:none!important}}
 """

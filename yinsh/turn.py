@@ -311,7 +311,8 @@ class Turn:
         """A second line of explanation for the prompt (may be empty)."""
         phase = self._phase
         if phase is Phase.PLACE_RING:
-            placed = (self.game.state.white_rings if self.color == st.WHITE else self.game.state.black_rings).bit_count()
+            state = self.game.state
+            placed = (state.white_rings if self.color == st.WHITE else state.black_rings).bit_count()
             return f"Ring {placed + 1} of {st.RINGS_PER_PLAYER}. Once all ten rings are placed, White moves first."
         if phase is Phase.PICK_RING:
             return "Click one of your rings, or drag it to where it goes."

@@ -19,7 +19,6 @@ is an error. A failing test leaves a screenshot in ``test-artifacts/``.
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
 import threading
 from collections.abc import Iterator
@@ -28,6 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from helpers import in_ci, unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 E2E_DIR = Path(__file__).resolve().parent
@@ -46,18 +46,6 @@ CHROMIUM_ARGS = [
 ]
 #: Schemes that never reach the network.
 LOCAL_SCHEMES = {"data", "blob", "about"}
-
-
-def in_ci() -> bool:
-    """True when the ``CI`` environment variable is set to anything but empty/0/false."""
-    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
-
-
-def _unavailable(reason: str) -> None:
-    """Skip locally, fail in CI: CI must never pass by skipping the browser tests."""
-    if in_ci():
-        pytest.fail(f"{reason} (CI is set, so this is an error, not a skip)", pytrace=False)
-    pytest.skip(reason)
 
 
 def _missing_vendor() -> list[Path]:
@@ -86,7 +74,7 @@ def _vendored_runtime() -> None:
     """In CI a missing static/vendor/ fails every e2e test instead of skipping it."""
     missing = _missing_vendor()
     if missing:
-        _unavailable(f"{missing[0].relative_to(ROOT)} is missing: run `make setup`")
+        unavailable(f"{missing[0].relative_to(ROOT)} is missing: run `make setup`")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -162,7 +150,7 @@ def chromium_browser(_playwright_instance: Any) -> Iterator[Any]:
     if "executable_path" not in options and not Path(
         _playwright_instance.chromium.executable_path
     ).exists():
-        _unavailable(
+        unavailable(
             f"no Chromium: neither {SYSTEM_CHROMIUM} (apt-get install chromium, or "
             "`make chromium`) nor Playwright's own browser is installed"
         )
