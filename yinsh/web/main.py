@@ -1267,7 +1267,9 @@ class Page:
         """The review area (the move shown, the way back, the evaluation graph) and the move
         shown marked in the list (``aria-current``, scrolled into view)."""
         shown = self.review_index()
-        document.getElementById("review").hidden = shown is None
+        area = document.getElementById("review")
+        opens = area.hidden and shown is not None
+        area.hidden = shown is None
         self._roving_tab_stop(len(self.game.moves) if shown is None else max(shown, 1))
         current = document.querySelector("#moves [aria-current]")
         if current is not None and current is not jsnull and current.getAttribute("data-ply") != str(shown):
@@ -1298,6 +1300,9 @@ class Page:
             button.setAttribute("aria-current", "step")
             # last: the review area, now laid out, takes room from the list
             button.scrollIntoView(to_js({"block": "nearest"}, dict_converter=window.Object.fromEntries))
+        if opens:  # the page or panel may scroll (a phone, a low window): the review area in
+            # view above the sticky actions (its scroll-margin), on a phone the board too
+            area.scrollIntoView(to_js({"block": "end"}, dict_converter=window.Object.fromEntries))
 
     def _roving_tab_stop(self, ply: int) -> None:
         """One Tab stop for the whole list (the move shown, else the last; arrow keys go on
