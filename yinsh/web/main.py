@@ -227,11 +227,17 @@ class Page:
         with ``restore``, the saved game when the URL asks for nothing."""
         saved = self.keeper.read_saved() if restore else None
         setup = open_page(str(window.location.search), str(window.location.hash), self.stored_settings(), saved)
-        self.settings = setup.settings
-        self.notices = list(setup.notices)
-        self.game: Game = setup.game
+        self.set_game(setup.game, setup.settings, setup.notices)
+
+    def set_game(self, game: Game, settings: Settings, notices: list[str]) -> None:
+        """Make ``game`` the page's game, played by ``settings``' players, with ``notices``: no
+        review, no turn half built, not paused; then the moves nobody chooses, and the
+        computer asked for its move if it is to play (the caller draws)."""
+        self.game: Game = game
+        self.settings = settings
+        self.notices = list(notices)
         self.reviewing = None
-        self.turn = Turn(self.game)
+        self.turn = Turn(game)
         self.paused = False
         self.changed()
         self._auto_moves()
@@ -273,29 +279,17 @@ class Page:
         self.draw(animate=animate)
 
     def new_game(self, settings: Settings | None = None) -> None:
-        """A fresh game, with ``settings`` (the dialog's choice) or the current ones."""
-        if settings is not None:
-            self.settings = settings
-        self.game = Game(self.settings.variant)  # type: ignore[arg-type]
-        self.reviewing = None
-        self.turn = Turn(self.game)
-        self.notices = []
-        self.paused = False
+        """A fresh game, with ``settings`` (the dialog's choice) or the current ones, and a new
+        seed for the computer's choices."""
+        settings = self.settings if settings is None else settings
         self.seed = int(window.Math.random() * 1_000_000)
-        self.hint("")
-        self.changed()
-        self._auto_moves()
-        self.save_url()
-        self.draw()
+        self.show_game(Game(settings.variant), settings, [])  # type: ignore[arg-type]
 
     def show_game(self, game: Game, settings: Settings, notices: list[str]) -> None:
-        """Show a game opened from elsewhere (a record), to look at or play on."""
-        self.game, self.settings, self.notices = game, settings, notices
-        self.turn = Turn(game)
-        self.paused = False
+        """Show ``game``, a fresh one or one opened from elsewhere (a record), to look at or play
+        on, and keep it in the URL."""
         self.hint("")
-        self.changed()
-        self._auto_moves()
+        self.set_game(game, settings, notices)
         self.save_url()
         self.draw()
 
