@@ -1166,7 +1166,7 @@ class Page:
             document.getElementById("detail").textContent = detail
         self.draw_players(thinking)
         self.draw_buttons(level)
-        self.learning.draw_guide(self.turn, person_to_move=level is None and not over)
+        self.learning.draw_guide(self.turn, person_to_move=level is None and not over and not self.remote_to_move())
         if self._changed("send-link", self.remote_to_move()):
             document.getElementById("send-link").hidden = not self.remote_to_move()
 
