@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["THEMES", "THEME_LABELS", "THEME_COLORS", "THEME_KEY", "GUIDE_KEY", "theme_choice", "applied_theme", "guide_on",
-           "guide_value"]
+__all__ = ["THEMES", "THEME_LABELS", "THEME_COLORS", "THEME_KEY", "GUIDE_KEY", "theme_choice", "applied_theme",
+           "guide_on", "guide_value"]
 
 THEME_LABELS: Final = {"auto": "Auto", "light": "Light", "dark": "Dark", "high-contrast": "High contrast"}
 """Each theme choice and how the panel names it."""
