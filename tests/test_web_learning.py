@@ -4,6 +4,7 @@ guide's lines on real positions, the stored preferences, and the themes' text co
 from __future__ import annotations
 
 import doctest
+import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -24,6 +25,7 @@ from yinsh.turn import Decision, Phase, Turn
 from yinsh.web.guide import FIRST_PICK, FIRST_TARGET, OVERLINE, PLACE, SEVERAL_ROWS, guide_line, rows_in_reach
 from yinsh.web.prefs import (
     GUIDE_KEY,
+    THEME_COLORS,
     THEME_KEY,
     THEME_LABELS,
     THEMES,
@@ -204,11 +206,17 @@ class TestPrefs:
         assert guide_on(guide_value(on)) is on
 
     def test_the_head_script_agrees_with_the_module(self):
-        """index.html sets data-theme before Python starts: same key, same themes."""
+        """index.html sets data-theme and theme-color before Python starts: same key, same
+        themes, same colours; one theme-color, not one per system scheme (it follows the theme)."""
         script = re.search(r"<head>.*?<script>(.*?)</script>", INDEX, re.S).group(1)
         assert f'"{THEME_KEY}"' in script
-        assert re.search(r"\[(.*?)\]", script).group(1) == ", ".join(f'"{t}"' for t in THEMES[1:])
+        colours = re.search(r"const colours = (\{.*?\});", script).group(1)
+        assert json.loads(colours) == THEME_COLORS and tuple(THEME_COLORS) == THEMES[1:]
         assert "try" in script and "catch" in script  # storage switched off must not break the page
+        assert len(re.findall(r'<meta name="theme-color"', INDEX)) == 1
+
+    def test_the_theme_color_is_each_palettes_page_colour(self):
+        assert {theme: palette["page-bg"] for theme, palette in page_palettes().items()} == THEME_COLORS
 
     def test_the_theme_menu_offers_every_choice(self):
         options = re.findall(r'<option value="([^"]+)">([^<]+)</option>',

@@ -317,10 +317,14 @@ def test_a_phone_fits_the_board_and_plays_by_touch(phone):
     box = page.locator("#board svg").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["width"] > 340
     assert box["y"] + box["height"] <= 667  # the whole board on the first screen
-    # the prompt and the main actions are on the first screen too
+    # the prompt and the main actions are on the first screen too, the prompt not under the actions
     for selector in ("#prompt", "nav.actions button[data-action=undo]", "nav.actions button[data-action=setup]"):
         item = page.locator(selector).bounding_box()
         assert item["y"] >= 0 and item["y"] + item["height"] <= 667, selector
+    prompt, actions = page.locator("#prompt").bounding_box(), page.locator("nav.actions").bounding_box()
+    assert prompt["y"] + prompt["height"] <= actions["y"]
+    _assert_finger_sized(page, "nav.actions button:not([hidden])", "#game-menu summary", ".learn button",
+                         ".learn select")
     assert page.eval_on_selector("#board svg", "e => getComputedStyle(e).touchAction") == "none"
     # every point answers to a touch anywhere in its cell: nearest point within half a step
     spacing = _center(page, "e5")[1] - _center(page, "e4")[1]
@@ -349,3 +353,33 @@ def test_a_phone_fits_the_board_and_plays_by_touch(phone):
     page.wait_for_function("r => document.getElementById('board').dataset.record === r",
                            arg=NOTATION_EXAMPLE + " 11.h7-g7 12.e4-i8", timeout=10_000)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # a move of the list: the review area opens under the board, both above the actions
+    move = page.locator('#moves button.move[data-ply="4"]')
+    move.evaluate("e => e.scrollIntoView({block: 'center'})")  # not under the sticky actions
+    page.wait_for_timeout(300)  # a tap right after the drag is not taken as a click
+    move.tap()
+    page.wait_for_function("document.getElementById('board').dataset.review === '4'", timeout=5000)
+    page.wait_for_timeout(300)  # the scroll into view
+    board, review = page.locator("#board svg").bounding_box(), page.locator("#review").bounding_box()
+    actions = page.locator("nav.actions").bounding_box()
+    assert board["y"] + board["height"] / 2 >= 0 and board["y"] + board["height"] <= review["y"] + 1
+    assert review["y"] + review["height"] <= actions["y"] + 1
+    _assert_finger_sized(page, "#review button")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.locator("#review button[data-action=live]").tap()
+    page.wait_for_function("document.getElementById('board').dataset.review === ''", timeout=5000)
+    # the Game menu opens above its button, on the screen, its items finger-sized too
+    page.locator("#game-menu summary").tap()
+    _assert_finger_sized(page, ".game-menu-items button")
+    page.locator("#game-menu summary").tap()
+
+
+def _assert_finger_sized(page: Any, *selectors: str) -> None:
+    """Every visible element the selectors name is at least 44 px tall and inside the screen's width."""
+    width = page.evaluate("innerWidth")
+    for selector in selectors:
+        boxes = [box for item in page.locator(selector).all() if item.is_visible() and (box := item.bounding_box())]
+        assert boxes, f"nothing visible: {selector}"
+        for box in boxes:
+            assert box["height"] >= 44 - 0.5, (selector, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (selector, box)

@@ -139,6 +139,12 @@ def test_review_from_the_move_list_and_arrow_keys(page):
     assert board(p, "review") == "3"
     assert p.inner_text("#review-label") == "Reviewing move 3"
     assert p.locator("#review").is_visible() and p.locator("#review button[data-action=live]").is_visible()
+    # the panel is taller than a 1000 × 800 window: it scrolls, the review area comes into
+    # view above the actions, and the actions stay in the window
+    review, actions = p.locator("#review").bounding_box(), p.locator("nav.actions").bounding_box()
+    assert review["y"] >= 0 and review["y"] + review["height"] <= actions["y"] + 1
+    assert actions["y"] + actions["height"] <= p.evaluate("innerHeight")
+    assert p.evaluate("document.documentElement.scrollWidth <= innerWidth")
     assert entries.nth(2).get_attribute("aria-current") == "step"
     assert p.locator("#moves [aria-current]").count() == 1
     assert rings_on_board(p) == 3

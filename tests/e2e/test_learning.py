@@ -19,7 +19,7 @@ from clicks import click_point
 
 from yinsh.record import read_records
 from yinsh.web.guide import FIRST_PICK, FIRST_TARGET, PLACE
-from yinsh.web.prefs import GUIDE_KEY, THEME_KEY, THEMES
+from yinsh.web.prefs import GUIDE_KEY, THEME_COLORS, THEME_KEY, THEMES
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -181,6 +181,7 @@ def test_every_theme_renders(learning):
         colours = (learning.colour(".status", "backgroundColor"), learning.colour("#board .yb-bg", "fill"),
                    learning.colour("body", "color"))
         seen.add(colours)
+        assert _theme_color(page) == THEME_COLORS[theme]  # the browser's bars follow the theme
         save_screenshot(page, f"theme-{theme}")
     assert len(seen) == 3, seen  # each theme changes the panel, the board and the text
     # high contrast: a dark marker has a white outline, a light one a black inner ring
@@ -191,6 +192,11 @@ def test_every_theme_renders(learning):
     for scheme in ("dark", "light"):
         page.emulate_media(color_scheme=scheme)
         page.wait_for_function("t => document.documentElement.dataset.theme === t", arg=scheme)
+        assert _theme_color(page) == THEME_COLORS[scheme]
+
+
+def _theme_color(page: Any) -> str:
+    return page.get_attribute('meta[name="theme-color"]', "content")
 
 
 def test_the_choices_persist_over_a_reload(learning):
@@ -201,6 +207,7 @@ def test_the_choices_persist_over_a_reload(learning):
     page.reload(wait_until="domcontentloaded")
     # the script in <head> applied the theme before the page was drawn, not Python later
     assert page.get_attribute("html", "data-theme") == "high-contrast"
+    assert _theme_color(page) == THEME_COLORS["high-contrast"]
     learning.wait_ready()
     assert page.input_value("#theme-choice") == "high-contrast"
     assert not page.is_checked("#guide-switch") and learning.guide() == ""

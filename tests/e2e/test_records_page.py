@@ -297,6 +297,7 @@ def test_two_browsers_finish_a_game_by_passing_links(alice, bob):
             # now the other side is to move on their own device: this page waits for them
             assert mover.page.locator("#send-link").is_visible()
             assert "on their own device" in mover.page.inner_text("#prompt")
+            assert mover.page.locator("#guide").is_hidden()  # no advice for a move made elsewhere
             click_point(mover.page, point_name(moves[replay.ply].source))
             assert "plays on their own device" in mover.page.inner_text("#hint")
             mover.page.click("#send-link")

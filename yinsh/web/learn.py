@@ -18,7 +18,7 @@ except ImportError:  # outside the browser (pytest imports every module)
 
 from ..turn import Turn
 from .guide import guide_line
-from .prefs import GUIDE_KEY, THEME_KEY, applied_theme, guide_on, guide_value, theme_choice
+from .prefs import GUIDE_KEY, THEME_COLORS, THEME_KEY, applied_theme, guide_on, guide_value, theme_choice
 
 __all__ = ["Learning"]
 
@@ -127,4 +127,6 @@ class Learning:
         self.apply_theme()
 
     def apply_theme(self) -> None:
-        self.root.setAttribute("data-theme", applied_theme(self.theme, bool(self.dark_query.matches)))
+        theme = applied_theme(self.theme, bool(self.dark_query.matches))
+        self.root.setAttribute("data-theme", theme)
+        document.querySelector('meta[name="theme-color"]').setAttribute("content", THEME_COLORS[theme])

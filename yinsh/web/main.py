@@ -18,15 +18,26 @@ computer's move that arrives meanwhile is played into the game and the review st
 it is (the list grows). The review area shows the evaluation graph
 (:mod:`yinsh.web.graph`), whose values the worker computes once per record.
 
-Testing hooks (DESIGN.md): ``<html data-yinsh-ready>`` once interactive; ``#board`` carries
-``data-record``, ``data-position``, ``data-phase``, ``data-to-move``, ``data-hint`` (the
-suggested move, or empty) and ``data-review`` (how many moves the reviewed position has
-played, or empty when the board shows the game) after every change. ``<html data-ai>`` is ``starting`` while the
-worker boots for a request, ``thinking`` while a computer player searches, ``failed`` when
-the worker is unusable, else empty; ``data-ai-discarded`` counts the answers discarded
-because the position changed meanwhile. Once the worker is up, ``<html>`` carries
-``data-yinsh-ai-ready`` and ``window.yinshAI`` is its exports (``scripts/bench_ai_web.py`` calls
-``bench`` through it).
+The rest of the page has its own modules, which this one wires in: records, links and the
+saved game (:class:`~yinsh.web.keep.GameKeeper`), the Rules dialog, the guide and the theme
+(:class:`~yinsh.web.learn.Learning`), the keyboard's moves along the lines and what a screen
+reader is told (:mod:`yinsh.web.access`).
+
+Testing hooks (DESIGN.md), updated after every change:
+
+- ``<html>``: ``data-yinsh-ready`` once interactive; ``data-to-move`` (``white``, ``black``, or
+  empty once the game is over); ``data-ai``: ``starting`` while the worker boots for a
+  request, ``thinking`` while a computer player searches or a hint is sought, ``failed`` when
+  the worker is unusable, else empty; ``data-ai-discarded``: how many answers were discarded
+  because the position changed meanwhile; ``data-yinsh-ai-ready`` once the worker is up
+  (``window.yinshAI`` is then its exports: ``scripts/bench_ai_web.py`` calls ``bench`` through
+  it); ``data-yinsh-error`` once a handler failed; ``data-theme``, the palette applied.
+- ``#board``: ``data-record``, ``data-position``, ``data-result``, ``data-phase``,
+  ``data-to-move``, ``data-hint`` (the suggested move, or empty) and ``data-review`` (how many
+  moves the reviewed position has played, or empty when the board shows the game); its SVG's
+  ``data-point``, ``data-row``, ``data-dest`` and ``data-ring`` (:func:`~yinsh.render.board_svg`).
+- The panel: every button's ``data-action``; ``data-ply`` on the moves of the list and the
+  points of the evaluation graph; ``data-choice`` on the row buttons.
 """
 
 from __future__ import annotations
@@ -53,6 +64,7 @@ from . import (
     REMOTE,
     STORAGE_KEY,
     VARIANTS,
+    PageSetup,
     Settings,
     ai_level,
     game_url,
@@ -83,7 +95,6 @@ MOVE_MS = 700
 PLACE_MS = 250
 FOCUS_HALF = 24
 """Half the side of the keyboard focus's square around a point (SVG units: points are 50 apart)."""
-LEVEL_NAMES = {1: "beginner", 2: "casual", 3: "intermediate", 4: "strong", 5: "strongest"}
 GRAPHS_KEPT = 8
 """How many records' evaluation graphs the page remembers."""
 
@@ -168,7 +179,8 @@ class Page:
         """The Rules dialog, the first-game guide and the theme."""
         self.keeper = GameKeeper(self)
         """Records, links and the game saved across visits."""
-        self.open_from_url(restore=True)
+        setup = self.setup_from_url(restore=True)
+        self.set_game(setup.game, setup.settings, setup.notices)
 
     # ---------------------------------------------------------------- players
 
@@ -188,6 +200,11 @@ class Page:
     def remote_to_move(self) -> bool:
         """Whether the player to move plays by link on another device."""
         return self.game.result is None and self.players[COLORS[self.game.state.turn]] == REMOTE
+
+    def person_to_move(self) -> bool:
+        """Whether the person at this device is to move: the game goes on and neither a
+        computer player nor the opponent playing by link is to move."""
+        return self.game.result is None and self.ai_to_move() is None and not self.remote_to_move()
 
     def both_ai(self) -> bool:
         return all(self.level_of(c) is not None for c in COLORS)
@@ -222,16 +239,21 @@ class Page:
             self._history = History(self.game)
         return self._history
 
-    def open_from_url(self, restore: bool = False) -> None:
-        """Open the game and players the URL asks for (at start, and when the hash changes);
-        with ``restore``, the saved game when the URL asks for nothing."""
+    def setup_from_url(self, restore: bool = False) -> PageSetup:
+        """The game, players and notices the URL asks for (at start, and when the hash
+        changes); with ``restore``, the saved game when the URL asks for nothing."""
         saved = self.keeper.read_saved() if restore else None
-        setup = open_page(str(window.location.search), str(window.location.hash), self.stored_settings(), saved)
-        self.settings = setup.settings
-        self.notices = list(setup.notices)
-        self.game: Game = setup.game
+        return open_page(str(window.location.search), str(window.location.hash), self.stored_settings(), saved)
+
+    def set_game(self, game: Game, settings: Settings, notices: list[str]) -> None:
+        """Make ``game`` the page's game, played by ``settings``' players, with ``notices``: no
+        review, no turn half built, not paused; then the moves nobody chooses, and the
+        computer asked for its move if it is to play (the caller draws)."""
+        self.game: Game = game
+        self.settings = settings
+        self.notices = list(notices)
         self.reviewing = None
-        self.turn = Turn(self.game)
+        self.turn = Turn(game)
         self.paused = False
         self.changed()
         self._auto_moves()
@@ -273,29 +295,17 @@ class Page:
         self.draw(animate=animate)
 
     def new_game(self, settings: Settings | None = None) -> None:
-        """A fresh game, with ``settings`` (the dialog's choice) or the current ones."""
-        if settings is not None:
-            self.settings = settings
-        self.game = Game(self.settings.variant)  # type: ignore[arg-type]
-        self.reviewing = None
-        self.turn = Turn(self.game)
-        self.notices = []
-        self.paused = False
+        """A fresh game, with ``settings`` (the dialog's choice) or the current ones, and a new
+        seed for the computer's choices."""
+        settings = self.settings if settings is None else settings
         self.seed = int(window.Math.random() * 1_000_000)
-        self.hint("")
-        self.changed()
-        self._auto_moves()
-        self.save_url()
-        self.draw()
+        self.show_game(Game(settings.variant), settings, [])  # type: ignore[arg-type]
 
     def show_game(self, game: Game, settings: Settings, notices: list[str]) -> None:
-        """Show a game opened from elsewhere (a record), to look at or play on."""
-        self.game, self.settings, self.notices = game, settings, notices
-        self.turn = Turn(game)
-        self.paused = False
+        """Show ``game``, a fresh one or one opened from elsewhere (a record), to look at or play
+        on, and keep it in the URL."""
         self.hint("")
-        self.changed()
-        self._auto_moves()
+        self.set_game(game, settings, notices)
         self.save_url()
         self.draw()
 
@@ -766,18 +776,23 @@ class Page:
 
     # ---------------------------------------------------------------- events
 
-    def not_yours(self) -> bool:
-        """True (and a hint says why) when the person at this device may not act on the board:
+    def board_locked(self) -> str:
+        """Why the person at this device may not act on the board now, or ``""`` if they may:
         a past position is shown, or a computer player or the opponent playing by link is to move."""
         if self.review_index() is not None:
-            self.hint("This is a past position: Back to game to play on.")
-        elif self.ai_to_move() is not None:
-            self.hint(f"{self.name_of(COLORS[self.game.state.turn])} is to move: wait for it.")
-        elif self.remote_to_move():
-            self.hint(f"{COLORS[self.game.state.turn].capitalize()} plays on their own device: send them the link.")
-        else:
-            return False
-        return True
+            return "This is a past position: Back to game to play on."
+        if self.ai_to_move() is not None:
+            return f"{self.name_of(COLORS[self.game.state.turn])} is to move: wait for it."
+        if self.remote_to_move():
+            return f"{COLORS[self.game.state.turn].capitalize()} plays on their own device: send them the link."
+        return ""
+
+    def not_yours(self) -> bool:
+        """True (and a hint says why) when the person at this device may not act on the board."""
+        reason = self.board_locked()
+        if reason:
+            self.hint(reason)
+        return bool(reason)
 
     def on_board_click(self, event) -> None:
         if self.suppress_click:  # the click that ends a drag
@@ -841,10 +856,11 @@ class Page:
     def on_hash_change(self, event) -> None:
         """A link pasted into this tab opens its game (the page's own updates fire no event)."""
         self.end_drag()
-        self.open_from_url()
-        self.hint("")
-        self.save_url()
-        self.draw()
+        setup = self.setup_from_url()
+        self.show_game(setup.game, setup.settings, setup.notices)
+
+    def show_shortcuts(self) -> None:
+        document.getElementById("keys-dialog").showModal()
 
     def on_keys_dialog_click(self, event) -> None:
         if _find(event.target, "button[data-action=close-keys]") is not None:
@@ -877,7 +893,7 @@ class Page:
             self.leave_review()
             return
         if key == "?":
-            document.getElementById("keys-dialog").showModal()
+            self.show_shortcuts()
             return
         if key == "Escape":
             if self.drag is not None:
@@ -915,7 +931,7 @@ class Page:
             first, _, last = str(button.getAttribute("data-choice")).partition("-")
             self.respond(self.turn.click_row(parse_row(first, last)), self.turn.ring_move)
         elif action == "keys":
-            document.getElementById("keys-dialog").showModal()
+            self.show_shortcuts()
         elif action in ACTIONS:
             self.keeper.act(action)
         elif action == "pause":
@@ -932,8 +948,7 @@ class Page:
         self.suppress_click = False
         self.drag = None
         self.board.classList.remove("keyboard")
-        if (event.button != 0 or self.turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING) or self.ai_to_move()
-                or self.remote_to_move() or self.review_index() is not None):
+        if event.button != 0 or self.turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING) or self.board_locked():
             return
         point = self.point_at(event)
         if point is None:
@@ -1072,7 +1087,7 @@ class Page:
     def draw_row_choices(self) -> None:
         """Several candidate rows: each is also a button by the prompt (the keyboard's and the
         screen reader's way to them, and a sure one on a small screen)."""
-        rows = self.turn.candidate_rows if self.ai_to_move() is None else ()
+        rows = self.turn.candidate_rows if self.person_to_move() else ()
         chosen = self.turn.selected_row
         key = (rows, chosen)
         if not self._changed("row-choices", key):
@@ -1104,7 +1119,7 @@ class Page:
                 self.board.innerHTML = board_svg(state, last_move=game.moves[shown - 1] if shown else None,
                                                  point_labels=point_labels(None, state))
             else:
-                person = self.ai_to_move() is None and not self.remote_to_move() and not over
+                person = self.person_to_move()
                 highlights: dict = turn.highlights() if person else {}
                 labels = point_labels(turn if person else None, turn.state)
                 self.board.innerHTML = board_svg(turn.state, last_move=self.last_move(), animate=animate,
@@ -1172,7 +1187,7 @@ class Page:
             document.getElementById("detail").textContent = detail
         self.draw_players(thinking)
         self.draw_buttons(level)
-        self.learning.draw_guide(self.turn, person_to_move=level is None and not over)
+        self.learning.draw_guide(self.turn, person_to_move=self.person_to_move())
         if self._changed("send-link", self.remote_to_move()):
             document.getElementById("send-link").hidden = not self.remote_to_move()
 
@@ -1267,7 +1282,9 @@ class Page:
         """The review area (the move shown, the way back, the evaluation graph) and the move
         shown marked in the list (``aria-current``, scrolled into view)."""
         shown = self.review_index()
-        document.getElementById("review").hidden = shown is None
+        area = document.getElementById("review")
+        opens = area.hidden and shown is not None
+        area.hidden = shown is None
         self._roving_tab_stop(len(self.game.moves) if shown is None else max(shown, 1))
         current = document.querySelector("#moves [aria-current]")
         if current is not None and current is not jsnull and current.getAttribute("data-ply") != str(shown):
@@ -1298,6 +1315,9 @@ class Page:
             button.setAttribute("aria-current", "step")
             # last: the review area, now laid out, takes room from the list
             button.scrollIntoView(to_js({"block": "nearest"}, dict_converter=window.Object.fromEntries))
+        if opens:  # the page or panel may scroll (a phone, a low window): the review area in
+            # view above the sticky actions (its scroll-margin), on a phone the board too
+            area.scrollIntoView(to_js({"block": "end"}, dict_converter=window.Object.fromEntries))
 
     def _roving_tab_stop(self, ply: int) -> None:
         """One Tab stop for the whole list (the move shown, else the last; arrow keys go on

@@ -4,7 +4,8 @@
   or ``high-contrast``. The page shows the choice and sets ``<html data-theme>`` to the
   palette applied, never to ``auto``; a small script in ``index.html``'s ``<head>`` does the
   same before anything is drawn (so there is no flash of the wrong colours), with the same
-  key and names as here (tests/test_web_learning.py checks that they agree).
+  key and names as here (tests/test_web_learning.py checks that they agree). Both set
+  ``<meta name="theme-color">`` (the browser's own bars) to the palette's page colour.
 - The first-game guide: on unless the visitor turned it off.
 
 Anything stored that is not understood is the default: a corrupt value never breaks the page.
@@ -21,12 +22,14 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["THEMES", "THEME_LABELS", "THEME_KEY", "GUIDE_KEY", "theme_choice", "applied_theme", "guide_on",
-           "guide_value"]
+__all__ = ["THEMES", "THEME_LABELS", "THEME_COLORS", "THEME_KEY", "GUIDE_KEY", "theme_choice", "applied_theme",
+           "guide_on", "guide_value"]
 
 THEME_LABELS: Final = {"auto": "Auto", "light": "Light", "dark": "Dark", "high-contrast": "High contrast"}
 """Each theme choice and how the panel names it."""
 THEMES: Final = tuple(THEME_LABELS)
+THEME_COLORS: Final = {"light": "#f4efe4", "dark": "#15181d", "high-contrast": "#000000"}
+"""Each palette's ``<meta name="theme-color">``: its ``--page-bg`` in yinsh.css."""
 THEME_KEY: Final = "yinsh:theme"
 """The ``localStorage`` key of the theme choice (also read by the script in ``index.html``)."""
 GUIDE_KEY: Final = "yinsh:guide"
