@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the package, and the tests' helpers for their conftest
 
 TIMEOUT_MS = 90_000
 AI_TIMEOUT_MS = 60_000
