@@ -55,7 +55,7 @@ except ImportError:  # outside the browser: pytest still imports every module fo
 from ..board import parse_point, point_name
 from ..game import COLORS, Game
 from ..move import Move, parse_row, row_name
-from ..render import board_svg, nearest_point, point_xy, ring_icon_svg
+from ..render import UNIT, board_svg, nearest_point, point_xy, ring_icon_svg
 from ..state import RINGS_PER_PLAYER, pool
 from ..turn import Decision, Phase, Turn, result_text
 from . import (
@@ -82,6 +82,9 @@ from .learn import Learning
 __all__ = ["Page", "start"]
 
 DRAG_THRESHOLD_PX = 6
+#: A touch target's size on the screen: a tap within half of it from a point is for that point
+#: (the nearest one, where targets overlap, as they do on a phone: points are 34 px apart there).
+TOUCH_TARGET_PX = 44
 POOL_WARNING = 10
 HINT_LEVEL = 3
 """The level whose move the Hint button shows."""
@@ -814,14 +817,17 @@ class Page:
             self.draw()
 
     def point_at(self, event) -> int | None:
-        """The point a click or a press is for: the one under it, else the nearest within half
-        a grid step (a finger is broad: no gap between points is dead)."""
+        """The point a click or a press is for: the one under it, else the nearest one within
+        TOUCH_TARGET_PX / 2 on the screen (or half a grid step on a large board). A finger is
+        broad: no gap between points is dead, and an edge point answers beyond the board's edge."""
         point_el = _find(event.target, "[data-point]")
         if point_el is not None:
             return parse_point(str(point_el.getAttribute("data-point")))
         if event.clientX == 0 and event.clientY == 0:  # a click with no position (keyboard, script)
             return None
-        return nearest_point(*self.svg_xy(event))
+        px_per_unit = float(self.board.querySelector("svg").getScreenCTM().a) or 1.0
+        within = max(0.5, TOUCH_TARGET_PX / 2 / (UNIT * px_per_unit))  # in grid steps
+        return nearest_point(*self.svg_xy(event), within=within)
 
     def on_board_key(self, event) -> None:
         """The board's keys (the board has the focus): arrows move the focus along the lines,
