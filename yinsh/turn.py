@@ -315,14 +315,14 @@ class Turn:
             placed = (state.white_rings if self.color == st.WHITE else state.black_rings).bit_count()
             return f"Ring {placed + 1} of {st.RINGS_PER_PLAYER}. Once all ten rings are placed, White moves first."
         if phase is Phase.PICK_RING:
-            return "Click one of your rings, or drag it to where it goes."
+            return "Select one of your rings (click, tap or Enter), or drag it to where it goes."
         if phase is Phase.MOVE_RING:
-            return "Click a lit point, or drag the ring there. Click the ring again or press Escape to cancel."
+            return "Select a lit point, or drag the ring there. Select the ring again or press Escape to cancel."
         if phase in (Phase.REMOVE_ROW, Phase.REMOVE_RING):
             whose = "made for you by your opponent's move" if self.rows_pending_for == "opponent" else "you made"
             rows = self.candidate_rows
             if phase is Phase.REMOVE_ROW:
-                return f"{len(rows)} rows of five {whose}: click one to return its markers to the pool."
+                return f"{len(rows)} rows of five {whose}: select one to return its markers to the pool."
             chosen = row_name(self.selected_row)  # type: ignore[arg-type]
             return f"Row {chosen} ({whose}) goes back to the pool with the ring you choose."
         return ""
