@@ -10,6 +10,9 @@ Fixtures (named so they never clash with pytest-playwright's ``browser``/``conte
   It records console errors, uncaught page errors and every request that leaves the server's
   origin, and fails the test at teardown if any were seen. Opt out per test with
   ``yinsh_page.allow_error(r"regex")`` or ``yinsh_page.allow_offsite(r"regex")``.
+- ``game_page``: one :class:`pages.GamePage` per module (a cold boot costs seconds), set to a
+  1000 × 800 light screen for each test and checked after it the same way (a failure leaves
+  a screenshot in ``test-artifacts/``).
 
 Every test in this directory gets the ``e2e`` marker. When ``static/vendor/`` (made by
 ``make setup``) is missing the directory is skipped, except under CI (``CI`` set), where that
@@ -24,10 +27,10 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from helpers import in_ci, unavailable
+from pages import GamePage, is_offsite, origin, shared_page_fixtures
 
 ROOT = Path(__file__).resolve().parents[2]
 E2E_DIR = Path(__file__).resolve().parent
@@ -44,8 +47,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-#: Schemes that never reach the network.
-LOCAL_SCHEMES = {"data", "blob", "about"}
 
 
 def _missing_vendor() -> list[Path]:
@@ -190,7 +191,7 @@ class BrowserPage:
     def __init__(self, context: Any, base_url: str, test_name: str) -> None:
         self.context = context
         self.base_url = base_url
-        self.origin = _origin(base_url)
+        self.origin = origin(base_url)
         self.test_name = test_name
         self.console_errors: list[str] = []
         self.page_errors: list[str] = []
@@ -223,7 +224,7 @@ class BrowserPage:
 
     def _on_request(self, request: Any) -> None:
         url = request.url
-        if urlsplit(url).scheme not in LOCAL_SCHEMES and _origin(url) != self.origin:
+        if is_offsite(url, self.origin):
             self.offsite_requests.append(f"{request.method} {url}")
 
     # opting out ----------------------------------------------------------------------
@@ -263,11 +264,6 @@ class BrowserPage:
         )
 
 
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
 @pytest.fixture
 def yinsh_page(
     request: pytest.FixtureRequest, chromium_browser: Any, site_url: str
@@ -292,3 +288,7 @@ def yinsh_page(
             f"{request.node.nodeid}:\n  " + "\n  ".join(problems),
             pytrace=False,
         )
+
+
+#: ``game_page``: the module's one game page, checked after each test (see ``pages``).
+shared_game_page, game_page = shared_page_fixtures(GamePage, "game_page", screenshot_failures=True)

@@ -1,7 +1,7 @@
 """Everyone can play: the keyboard alone, a screen reader, a phone's touch screen; axe-core
 finds no serious or critical problem at the start, mid-game, in a row choice and at the end.
 
-The desktop tests share one page (``shared`` from test_page: a game is opened through the URL
+The desktop tests share one page (the ``game_page`` fixture: a game is opened through the URL
 hash); the phone test boots its own small touch screen page.
 """
 
@@ -12,15 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from games import BRAVE_COMBO, NOTATION_EXAMPLE, SCENARIOS
 from helpers import unavailable
-from test_page import BRAVE_COMBO, NOTATION_EXAMPLE, SCENARIOS, SharedPage, game_page, save_screenshot, shared
+from pages import GamePage, save_settled_screenshot
 
 from yinsh.board import WINDOWS, parse_point, point_name
 from yinsh.game import Game
 from yinsh.move import Move, row_name
 from yinsh.web.access import KEY_DIRECTIONS, move_announcement, neighbour
-
-__all__ = ["game_page", "shared"]  # the fixtures, shared with test_page
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -294,7 +293,7 @@ def test_axe_finds_no_serious_problem(game_page, axe_script, scheme):
 def phone(chromium_browser: Any, site_url: str):
     """A 375 × 667 touch screen (a small phone) with its own page, failing the test on any
     error the browser reports or any request leaving the site."""
-    page = SharedPage(chromium_browser, site_url, viewport={"width": 375, "height": 667}, device_scale_factor=2,
+    page = GamePage(chromium_browser, site_url, viewport={"width": 375, "height": 667}, device_scale_factor=2,
                       is_mobile=True)
     yield page
     page.close()
@@ -346,7 +345,7 @@ def test_a_phone_fits_the_board_and_plays_by_touch(phone):
     page.touchscreen.tap(*_center(page, "g7"))
     page.wait_for_function("r => document.getElementById('board').dataset.record === r",
                            arg=NOTATION_EXAMPLE + " 11.h7-g7", timeout=10_000)
-    save_screenshot(page, "phone-375", full_page=False)
+    save_settled_screenshot(page, "phone-375", full_page=False)
     # a finger drags a ring too: Black's e4 to i8
     cdp = page.context.new_cdp_session(page)
     try:

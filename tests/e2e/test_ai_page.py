@@ -12,14 +12,22 @@ players through the URL hash as a pasted link would.
 
 from __future__ import annotations
 
-import itertools
 import random
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import pytest
 from clicks import click_point, row_spot
+from games import NOTATION_EXAMPLE
+from pages import (
+    AI_TIMEOUT_MS,
+    MOVES_JS,
+    LinkedGamePage,
+    serve_failing_worker,
+    shared_page_fixtures,
+    wait_for_person,
+)
 
 from yinsh.board import point_name
 from yinsh.game import Game
@@ -27,8 +35,6 @@ from yinsh.move import Move, row_name
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_TIMEOUT_MS = 60_000
-AI_TIMEOUT_MS = 60_000  # the first answer includes the worker's start (a second Pyodide)
-NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -70,22 +76,6 @@ def check_guard(page: Any) -> None:
         "the page's guard caught an exception (see the console warning)"
 
 
-#: JavaScript: how many moves the board's record holds (tags and move numbers aside).
-MOVES_JS = "(b => b.dataset.record ? b.dataset.record.split(/\\s+/).filter(t => /^\\d+\\./.test(t)).length : 0)"
-
-
-def wait_for_person(page: Any, after: int) -> None:
-    """Wait until the computer has answered (the record is longer than ``after`` moves and a
-    person is to move again) or the game is over."""
-    page.wait_for_function(
-        """after => {
-            const b = document.getElementById('board'), html = document.documentElement;
-            const n = """ + MOVES_JS + """(b);
-            return b.dataset.result || (n > after && b.dataset.toMove === 'white' && !html.dataset.ai);
-        }""",
-        arg=after, timeout=AI_TIMEOUT_MS)
-
-
 def click_row(page: Any, row: str) -> None:
     spot = row_spot(page, row)
     assert spot is not None, f"the row {row} is not visible and clickable"
@@ -118,64 +108,8 @@ def assert_consistent(page: Any) -> Game:
     return game
 
 
-# --------------------------------------------------------------------------- a shared page
-
-_nonce = itertools.count(1)
-
-
-class SharedPage:
-    """One page for several tests, recording what went wrong (as the ``yinsh_page`` fixture)."""
-
-    def __init__(self, browser: Any, base_url: str) -> None:
-        self.base_url = base_url
-        self.origin = _origin(base_url)
-        self.context = browser.new_context(viewport={"width": 1000, "height": 800})
-        self.problems: list[str] = []
-        self.context.on("request", self._on_request)
-        self.page = self.context.new_page()
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
-        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.loaded = False
-
-    def _on_request(self, request: Any) -> None:
-        if urlsplit(request.url).scheme not in {"data", "blob", "about"} and _origin(request.url) != self.origin:
-            self.problems.append(f"off-origin request: {request.url}")
-
-    def show(self, fragment: str, expect: str) -> Any:
-        """Open ``#fragment`` (players, a record) as a pasted link; wait for ``expect`` on the board."""
-        fragment = f"n={next(_nonce)}&{fragment}"
-        if not self.loaded:
-            self.page.goto(f"{self.base_url}/index.html#{fragment}")
-            self.page.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=BOOT_TIMEOUT_MS)
-            self.loaded = True
-        else:
-            self.page.evaluate("f => { location.hash = f; }", fragment)
-        self.page.wait_for_function("r => document.getElementById('board').dataset.record === r", arg=expect)
-        return self.page
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-@pytest.fixture(scope="module")
-def shared(chromium_browser: Any, site_url: str):
-    page = SharedPage(chromium_browser, site_url)
-    yield page
-    page.context.close()
-
-
-@pytest.fixture
-def ai_page(shared: SharedPage):
-    """The shared page; the test fails on anything the browser or the page's guard reported."""
-    shared.problems.clear()
-    yield shared
-    problems = list(shared.problems)
-    if shared.loaded and shared.page.evaluate("document.documentElement.hasAttribute('data-yinsh-error')"):
-        problems.append("the page's guard caught an exception (see the console warning)")
-    if problems:
-        pytest.fail("\n".join(problems), pytrace=False)
+#: ``ai_page``: the shared page; the test fails on anything the browser or the page's guard reported.
+shared_ai_page, ai_page = shared_page_fixtures(LinkedGamePage, "ai_page")
 
 
 # --------------------------------------------------------------------------- a person against level 1
@@ -357,12 +291,7 @@ def test_a_stale_answer_is_discarded(ai_page):
 def test_a_failing_computer_leaves_a_notice_and_the_person_plays_on(yinsh_page):
     """The worker answers with an error (here: its ``think`` is made to fail): a notice, no
     traceback, and the colour is played by hand from then on."""
-    source = (ROOT / "yinsh" / "web" / "worker.py").read_text(encoding="utf-8")
-    broken = source.replace("        current = game_from_text(str(game))\n",
-                            "        raise ValueError('simulated failure')\n")
-    assert broken != source
-    yinsh_page.page.route("**/yinsh/web/worker.py", lambda route: route.fulfill(
-        status=200, body=broken, content_type="text/x-python; charset=utf-8"))
+    serve_failing_worker(yinsh_page.page, "        current = game_from_text(str(game))\n")
     page = yinsh_page.page
     boot(yinsh_page, "/?black=ai-2")
     click_point(page, "e5")

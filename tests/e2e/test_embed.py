@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 import pytest
+from pages import RecordedPage, guard_caught, guard_problem, shared_page_fixtures
 
 from yinsh.board import point_name
 from yinsh.game import Game
@@ -23,23 +24,17 @@ EXAMPLE = "examples/embed.html"
 HIGHLIGHTS, STEPS, PUZZLE = "A row about to be made", "The opening of a game", "Puzzle: make a row"
 
 
-class ExamplePage:
+class ExamplePage(RecordedPage):
     """The example page, open once for the module, with what went wrong recorded."""
 
     def __init__(self, browser: Any, base_url: str) -> None:
-        self.origin = _origin(base_url)
-        self.context = browser.new_context(viewport={"width": 1000, "height": 800})
-        self.problems: list[str] = []
-        self.context.on("request", self._on_request)
-        self.page = self.context.new_page()
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
-        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        super().__init__(browser, base_url)
         self.page.goto(f"{base_url}/{EXAMPLE}")
         self.ready: dict[str, Any] = {}
 
-    def _on_request(self, request: Any) -> None:
-        if urlsplit(request.url).scheme not in {"data", "blob", "about"} and _origin(request.url) != self.origin:
-            self.problems.append(f"off-origin request: {request.url}")
+    def guard_problems(self) -> list[str]:
+        """The report of each diagram whose guard caught an exception."""
+        return [guard_problem(f"the guard of {title!r}") for title, frame in self.ready.items() if guard_caught(frame)]
 
     def frame(self, title: str) -> Any:
         """The diagram titled ``title``, scrolled into view and ready."""
@@ -55,11 +50,6 @@ class ExamplePage:
     def spec(self, title: str):
         src = self.page.get_attribute(f'iframe[title="{title}"]', "src")
         return parse_embed("?" + urlsplit(src).query)
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
 
 
 def wait_ready(frame: Any, problems: Callable[[], list[str]]) -> None:
@@ -82,24 +72,8 @@ def wait_board(frame: Any, name: str, value: str) -> None:
                             arg=[name, value], timeout=10_000)
 
 
-@pytest.fixture(scope="module")
-def example(chromium_browser: Any, site_url: str):
-    page = ExamplePage(chromium_browser, site_url)
-    yield page
-    page.context.close()
-
-
-@pytest.fixture
-def tutorial(example: ExamplePage):
-    """The example page, failing the test on anything the browser or a frame's guard reported."""
-    example.problems.clear()
-    yield example
-    problems = list(example.problems)
-    for title, frame in example.ready.items():
-        if frame.evaluate("document.documentElement.hasAttribute('data-yinsh-error')"):
-            problems.append(f"the guard of {title!r} caught an exception (see the console warning)")
-    if problems:
-        pytest.fail("\n".join(problems), pytrace=False)
+#: ``tutorial``: the example page, failing the test on anything the browser or a frame's guard reported.
+shared_tutorial, tutorial = shared_page_fixtures(ExamplePage, "tutorial")
 
 
 # --------------------------------------------------------------------------- the example page

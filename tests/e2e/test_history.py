@@ -13,34 +13,14 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-import pytest
-from test_ai_page import AI_TIMEOUT_MS, NOTATION_EXAMPLE, ROOT, SharedPage, wait_for_person
+from games import BRAVE_COMBO, NOTATION_EXAMPLE
+from pages import AI_TIMEOUT_MS, LinkedGamePage, serve_failing_worker, shared_page_fixtures, wait_for_person
 
 from yinsh.game import Game
-from yinsh.record import read_records
 from yinsh.web.history import state_after
 
-BRAVE_COMBO = next(r.game for r in read_records((ROOT / "tests" / "data" / "games.ygn").read_text(encoding="utf-8"))
-                   if r.tags["Game"] == "Y-BraveCombo-Dumbot-2026-03-20-0237")
-
-
-@pytest.fixture(scope="module")
-def shared(chromium_browser: Any, site_url: str):
-    page = SharedPage(chromium_browser, site_url)
-    yield page
-    page.context.close()
-
-
-@pytest.fixture
-def page(shared: SharedPage):
-    """The shared page; the test fails on anything the browser or the page's guard reported."""
-    shared.problems.clear()
-    yield shared
-    problems = list(shared.problems)
-    if shared.loaded and shared.page.evaluate("document.documentElement.hasAttribute('data-yinsh-error')"):
-        problems.append("the page's guard caught an exception (see the console warning)")
-    if problems:
-        pytest.fail("\n".join(problems), pytrace=False)
+#: ``page``: the shared page; the test fails on anything the browser or the page's guard reported.
+shared_page, page = shared_page_fixtures(LinkedGamePage, "page")
 
 
 def board(page: Any, name: str) -> str:
@@ -250,12 +230,7 @@ def test_new_game_asks_before_discarding_a_game_in_progress(page):
 def test_review_works_when_the_evaluation_fails(yinsh_page):
     """The worker's evaluation answers with an error (made to fail here): the graph says so in
     a line, and the review itself goes on."""
-    source = (ROOT / "yinsh" / "web" / "worker.py").read_text(encoding="utf-8")
-    broken = source.replace("        searcher = Searcher(current.state.rings_to_win)\n",
-                            "        raise ValueError('simulated failure')\n")
-    assert broken != source
-    yinsh_page.page.route("**/yinsh/web/worker.py", lambda route: route.fulfill(
-        status=200, body=broken, content_type="text/x-python; charset=utf-8"))
+    serve_failing_worker(yinsh_page.page, "        searcher = Searcher(current.state.rings_to_win)\n")
     p = yinsh_page.page
     yinsh_page.open(f"/#record={quote(NOTATION_EXAMPLE)}")
     p.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=AI_TIMEOUT_MS)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
-import pytest
 from clicks import click_point
+from pages import RecordedPage, shared_page_fixtures
 
 from yinsh.record import read_records
 from yinsh.web.guide import FIRST_PICK, FIRST_TARGET, PLACE
@@ -37,23 +37,18 @@ def save_screenshot(page: Any, name: str) -> Path:
     return path
 
 
-class LearningPage:
+class LearningPage(RecordedPage):
     """One page for the module, recording what went wrong."""
 
     def __init__(self, browser: Any, base_url: str) -> None:
-        self.origin = _origin(base_url)
-        self.context = browser.new_context(viewport={"width": 1000, "height": 800})
-        self.problems: list[str] = []
-        self.context.on("request", self._on_request)
-        self.page = self.context.new_page()
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
-        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        super().__init__(browser, base_url)
         self.page.goto(f"{base_url}/index.html")
         self.wait_ready()
+        self.loaded = True
 
-    def _on_request(self, request: Any) -> None:
-        if urlsplit(request.url).scheme not in {"data", "blob", "about"} and _origin(request.url) != self.origin:
-            self.problems.append(f"off-origin request: {request.url}")
+    def begin_test(self) -> None:
+        super().begin_test()
+        self.page.set_viewport_size({"width": 1000, "height": 800})
 
     def wait_ready(self) -> None:
         self.page.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=BOOT_TIMEOUT_MS)
@@ -73,28 +68,8 @@ class LearningPage:
         return self.page.eval_on_selector(selector, "(e, p) => getComputedStyle(e)[p]", prop)
 
 
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-@pytest.fixture(scope="module")
-def shared(chromium_browser: Any, site_url: str):
-    page = LearningPage(chromium_browser, site_url)
-    yield page
-    page.context.close()
-
-
-@pytest.fixture
-def learning(shared: LearningPage):
-    shared.problems.clear()
-    shared.page.set_viewport_size({"width": 1000, "height": 800})
-    yield shared
-    problems = list(shared.problems)
-    if shared.page.evaluate("document.documentElement.hasAttribute('data-yinsh-error')"):
-        problems.append("the page's guard caught an exception (see the console warning)")
-    if problems:
-        pytest.fail("\n".join(problems), pytrace=False)
+#: ``learning``: the shared page; the test fails on anything the browser or the page's guard reported.
+shared_learning, learning = shared_page_fixtures(LearningPage, "learning")
 
 
 def test_the_guide_greets_a_new_visitor_and_follows_the_turn(learning):

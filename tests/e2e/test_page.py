@@ -2,180 +2,28 @@
 
 Most tests share one page (a cold Pyodide boot costs seconds): a game is opened by
 changing the URL hash (``#record=…`` or ``#position=…``), which the page follows without
-reloading. The shared page is checked after every test like the ``yinsh_page`` fixture
-checks its own: no console error, no uncaught error, no request leaving the origin, and no
-error flagged by the page's own guard (``data-yinsh-error``).
+reloading. The shared page (the ``game_page`` fixture, a
+:class:`pages.GamePage`) is checked after every test like the ``yinsh_page`` fixture checks
+its own: no console error, no uncaught error, no request leaving the origin, and no error
+flagged by the page's own guard (``data-yinsh-error``).
 """
 
 from __future__ import annotations
 
-import itertools
-import re
-from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import pytest
-from clicks import click_point, row_spot
+from games import BRAVE_COMBO, NOTATION_EXAMPLE, SCENARIOS
+from pages import save_settled_screenshot
 
 from yinsh.board import parse_point, point_name
 from yinsh.game import Game
-from yinsh.move import Move, row_name
-from yinsh.record import read_records
+from yinsh.move import Move
 from yinsh.state import WHITE, make_state, pool
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-DATA = ROOT / "tests" / "data"
 BOOT_TIMEOUT_MS = 60_000
-GAMES = {r.tags["Game"]: r.game for r in read_records((DATA / "games.ygn").read_text(encoding="utf-8"))}
-SCENARIOS = {r.tags["Scenario"]: r.game for r in read_records((DATA / "scenarios.ygn").read_text(encoding="utf-8"))}
-BRAVE_COMBO = GAMES["Y-BraveCombo-Dumbot-2026-03-20-0237"]
 OUT_OF_MARKERS = SCENARIOS["out of markers"]
-_nonce = itertools.count(1)
-
-
-def save_screenshot(page: Any, name: str, *, full_page: bool = False) -> Path:
-    """A PNG in test-artifacts/ (as conftest's helper, without importing a conftest module)."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.wait_for_timeout(400)  # let the last move's slide and flips finish
-    path = ARTIFACTS / f"{re.sub(r'[^A-Za-z0-9._-]+', '_', name)}.png"
-    page.screenshot(path=str(path), full_page=full_page, animations="disabled")
-    return path
-
-
-# --------------------------------------------------------------------------- a shared page
-
-
-class SharedPage:
-    """One browser page for a whole module, with what went wrong recorded per test."""
-
-    def __init__(self, browser: Any, base_url: str, **context_options: Any) -> None:
-        self.base_url = base_url
-        self.origin = _origin(base_url)
-        options = {"viewport": {"width": 1000, "height": 800}, "has_touch": True, **context_options}
-        self.context = browser.new_context(**options)
-        self.problems: list[str] = []
-        self.context.on("request", self._on_request)
-        self.page = self.context.new_page()
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
-        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.loaded = False
-        self.boot_failure = ""
-
-    def wait_ready(self) -> None:
-        """Wait for ``data-yinsh-ready``, giving up at once if the browser reports an error."""
-        for _ in range(BOOT_TIMEOUT_MS // 100):
-            if self.page.evaluate("document.documentElement.hasAttribute('data-yinsh-ready')"):
-                return
-            if self.problems:
-                break
-            self.page.wait_for_timeout(100)
-        self.boot_failure = "; ".join(self.problems) or f"not ready after {BOOT_TIMEOUT_MS} ms"
-        pytest.fail(f"the page did not become ready: {self.boot_failure}", pytrace=False)
-
-    def _on_request(self, request: Any) -> None:
-        if urlsplit(request.url).scheme not in {"data", "blob", "about"} and _origin(request.url) != self.origin:
-            self.problems.append(f"off-origin request: {request.url}")
-
-    def open(self, *, record: str | None = None, position: str | None = None, expect: str | None = None) -> None:
-        """Show a game: a fresh one, a record or a position (through the URL hash); wait
-        until the board shows it (``expect``: the record it should show, if not that one)."""
-        fragment = f"n={next(_nonce)}"
-        if record:
-            fragment += "&record=" + quote(record)
-        elif position:
-            fragment += "&position=" + position
-        if self.boot_failure:
-            pytest.fail(f"the shared page did not boot: {self.boot_failure}", pytrace=False)
-        if not self.loaded:
-            self.page.goto(f"{self.base_url}/index.html#{fragment}")
-            self.wait_ready()
-            self.loaded = True
-        else:
-            self.page.evaluate("f => { location.hash = f; }", fragment)
-        if expect is None:
-            expected = Game.from_record(record) if record else Game.from_position(position) if position else Game()
-            expect = expected.record()
-        self.wait_record(expect)
-
-    # reading the page -----------------------------------------------------------------
-    def board(self, name: str) -> str:
-        return self.page.get_attribute("#board", f"data-{name}") or ""
-
-    def wait_record(self, record: str) -> None:
-        self.page.wait_for_function(
-            "r => document.getElementById('board').dataset.record === r", arg=record, timeout=10_000)
-
-    def rows(self) -> set[str]:
-        return set(self.page.eval_on_selector_all("#board [data-row]", "els => els.map(e => e.dataset.row)"))
-
-    def dests(self) -> set[str]:
-        return set(self.page.eval_on_selector_all("#board [data-dest]", "els => els.map(e => e.dataset.dest)"))
-
-    def text(self, selector: str) -> str:
-        return self.page.inner_text(selector)
-
-    # acting like a person -------------------------------------------------------------
-    def click_point(self, name: str) -> None:
-        click_point(self.page, name)
-
-    def click_row(self, row: str) -> None:
-        spot = row_spot(self.page, row)
-        assert spot is not None, f"the row {row} is not visible and clickable (rows offered: {sorted(self.rows())})"
-        self.page.mouse.click(*spot)
-
-    def play(self, move: Move) -> None:
-        """The clicks that make ``move``: the point; or the ring then where it goes; and for
-        each removal the row, then the ring (a pass is made by the page itself)."""
-        for removal in move.before:
-            self.remove(removal.row, removal.ring)
-        if move.kind == "place":
-            self.click_point(point_name(move.target))
-        elif move.kind == "move":
-            self.click_point(point_name(move.source))
-            self.click_point(point_name(move.target))
-        for removal in move.after:
-            self.remove(removal.row, removal.ring)
-
-    def remove(self, row: int, ring: int) -> None:
-        assert row_name(row) in self.rows(), (row_name(row), self.rows())
-        self.click_row(row_name(row))
-        self.click_point(point_name(ring))
-
-    def close(self) -> None:
-        self.context.close()
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-@pytest.fixture(scope="module")
-def shared(chromium_browser: Any, site_url: str):
-    page = SharedPage(chromium_browser, site_url)
-    yield page
-    page.close()
-
-
-@pytest.fixture
-def game_page(shared: SharedPage, request: pytest.FixtureRequest):
-    """The shared page, failing the test on anything the browser or the page reported."""
-    shared.problems.clear()
-    shared.page.set_viewport_size({"width": 1000, "height": 800})
-    shared.page.emulate_media(color_scheme="light", reduced_motion="no-preference")
-    yield shared
-    problems = list(shared.problems)
-    if shared.loaded and shared.page.evaluate("document.documentElement.hasAttribute('data-yinsh-error')"):
-        problems.append("the page's guard caught an exception (see the console warning)")
-        shared.page.evaluate("document.documentElement.removeAttribute('data-yinsh-error')")
-    if problems:
-        try:
-            save_screenshot(shared.page, f"FAILED-{request.node.name}")
-        except Exception:
-            pass
-        pytest.fail("\n".join(problems), pytrace=False)
 
 
 def position_of(state, ply: int = 40) -> str:
@@ -254,9 +102,9 @@ def test_brave_combo_dumbot_played_by_clicks(game_page):
         replay.play(move)
         game_page.wait_record(replay.record())
         if number == 40:
-            save_screenshot(game_page.page, "mid-game-light", full_page=False)
+            save_settled_screenshot(game_page.page, "mid-game-light", full_page=False)
             game_page.page.emulate_media(color_scheme="dark")
-            save_screenshot(game_page.page, "mid-game-dark", full_page=False)
+            save_settled_screenshot(game_page.page, "mid-game-dark", full_page=False)
             game_page.page.emulate_media(color_scheme="light")
     assert game_page.board("record") == BRAVE_COMBO.record()
     assert game_page.board("position") == BRAVE_COMBO.position()
@@ -269,7 +117,7 @@ def test_brave_combo_dumbot_played_by_clicks(game_page):
     assert game_page.page.locator("#player-black .ring-icon:not(.empty)").count() == 3
     assert game_page.page.locator("#player-white .ring-icon:not(.empty)").count() == 2
     assert game_page.page.locator("#moves li").count() == 66
-    save_screenshot(game_page.page, "game-over", full_page=False)
+    save_settled_screenshot(game_page.page, "game-over", full_page=False)
     # the banner offers a new game
     game_page.page.click("#banner button[data-action=new-game]")
     game_page.wait_record("")
@@ -339,7 +187,7 @@ def test_overline_offers_exactly_its_windows(game_page):
     game_page.click_point("f3")
     assert game_page.rows() == {"e2-e6", "e3-e7"}
     assert game_page.text("#prompt") == "White: choose a row to remove"
-    save_screenshot(game_page.page, "overline-choice", full_page=False)
+    save_settled_screenshot(game_page.page, "overline-choice", full_page=False)
     game_page.click_row("e3-e7")
     assert game_page.text("#prompt") == "White: choose one of your rings to remove"
     game_page.click_point("f7")
@@ -371,9 +219,6 @@ def test_automatic_pass_with_a_notice(game_page):
 
 
 # --------------------------------------------------------------------------- interaction
-
-
-NOTATION_EXAMPLE = SCENARIOS["official notation example"].record()
 
 
 def test_picking_a_ring_lights_exactly_its_destinations(game_page):
@@ -528,9 +373,9 @@ def test_portrait_phone_layout(game_page):
     assert box["width"] > 330  # the board uses the width of the phone
     panel = page.locator("#panel").bounding_box()
     assert panel["y"] >= box["y"] + box["height"] - 1  # the panel sits below the board
-    save_screenshot(page, "portrait-phone", full_page=False)
+    save_settled_screenshot(page, "portrait-phone", full_page=False)
     page.emulate_media(color_scheme="dark")
-    save_screenshot(page, "portrait-phone-dark", full_page=False)
+    save_settled_screenshot(page, "portrait-phone-dark", full_page=False)
 
 
 def test_a_failing_handler_leaves_a_hint_not_a_traceback(game_page):

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import pytest
 from clicks import click_point, row_spot
+from pages import RecordedPage
 
 from yinsh.board import point_name
 from yinsh.game import Game
@@ -32,21 +33,11 @@ OUT_OF_MARKERS = SCENARIOS["out of markers"]
 NOTATION_EXAMPLE = SCENARIOS["official notation example"]
 
 
-class Player:
+class Player(RecordedPage):
     """One person's browser: a context of its own (own storage, own clipboard) and a page."""
 
     def __init__(self, browser: Any, base_url: str) -> None:
-        self.base_url = base_url
-        self.context = browser.new_context(viewport={"width": 1000, "height": 800},
-                                           permissions=["clipboard-read", "clipboard-write"])
-        self.problems: list[str] = []
-        origin = _origin(base_url)
-        self.context.on("request", lambda r: urlsplit(r.url).scheme not in {"data", "blob", "about"}
-                        and _origin(r.url) != origin and self.problems.append(f"off-origin request: {r.url}"))
-        self.page = self.context.new_page()
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
-        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.loaded = False
+        super().__init__(browser, base_url, permissions=["clipboard-read", "clipboard-write"])
 
     def go(self, url: str, record: str) -> None:
         """Open ``url`` as a person pastes a link (a new document, or only a new hash when the
@@ -112,31 +103,17 @@ class Player:
         dialog.wait_for(state="visible")
         return dialog
 
-    def check(self) -> list[str]:
-        problems, self.problems = self.problems, []
-        if self.loaded and self.page.evaluate("document.documentElement.hasAttribute('data-yinsh-error')"):
-            problems.append("the page's guard caught an exception (see the console warning)")
-            self.page.evaluate("document.documentElement.removeAttribute('data-yinsh-error')")
-        return problems
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
 
 @pytest.fixture(scope="module")
 def alice(chromium_browser: Any, site_url: str):
-    player = Player(chromium_browser, site_url)
-    yield player
-    player.context.close()
+    with Player(chromium_browser, site_url) as player:
+        yield player
 
 
 @pytest.fixture(scope="module")
 def bob(chromium_browser: Any, site_url: str):
-    player = Player(chromium_browser, site_url)
-    yield player
-    player.context.close()
+    with Player(chromium_browser, site_url) as player:
+        yield player
 
 
 @pytest.fixture(autouse=True)
@@ -144,9 +121,9 @@ def clean_pages(request: pytest.FixtureRequest):
     """Fail a test on anything either browser reported while it ran."""
     players = [request.getfixturevalue(name) for name in ("alice", "bob") if name in request.fixturenames]
     for player in players:
-        player.problems.clear()
+        player.begin_test()
     yield
-    problems = [f"{name}: {p}" for name, player in zip(("alice", "bob"), players) for p in player.check()]
+    problems = [f"{name}: {p}" for name, player in zip(("alice", "bob"), players) for p in player.take_problems()]
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
 
