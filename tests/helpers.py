@@ -1,10 +1,12 @@
-"""Helpers shared by the tests: the fixture files, small position builders and the rule for a missing
-tool (skip locally, fail under CI)."""
+"""Helpers shared by the tests: the fixture files, small position builders, the rule for a missing
+tool (skip locally, fail under CI), and what a PyScript config maps and a page imports."""
 
 from __future__ import annotations
 
+import ast
 import os
-from pathlib import Path
+import tomllib
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -13,6 +15,7 @@ from yinsh.record import Record, read_records
 from yinsh.state import make_state
 
 DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def in_ci() -> bool:
@@ -35,3 +38,46 @@ def load(name: str) -> list[Record]:
 def game_at(white_rings=(), black_rings=(), white_markers=(), black_markers=(), **kwargs) -> Game:
     """A game starting from a position drawn with point names (see ``make_state``), at move 41."""
     return Game.from_state(make_state(white_rings, black_rings, white_markers, black_markers, **kwargs), ply=40)
+
+
+def config_files(config: Path) -> dict[str, str]:
+    """A PyScript config's ``[files]``: source file (relative to the repository) → its path in
+    the browser's file system (a destination ending in / keeps the file name)."""
+    out = {}
+    for source, dest in tomllib.loads(config.read_text(encoding="utf-8"))["files"].items():
+        src = PurePosixPath(source.removeprefix("./"))
+        target = dest.removeprefix("./")
+        out[str(src)] = target + src.name if target.endswith("/") else target
+    return out
+
+
+def imported_modules(*modules: str) -> set[str]:
+    """The package's source files that importing ``modules`` (files of yinsh/) may load:
+    their imports, the packages around them, and theirs, function-level imports included."""
+    seen: set[str] = set()
+    todo = list(modules)
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        parts = PurePosixPath(path).parts
+        for i in range(1, len(parts)):  # importing a.b.c runs a/__init__ and a/b/__init__
+            todo.append(str(PurePosixPath(*parts[:i], "__init__.py")))
+        package = parts[:-1]
+        tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names: list[tuple[str, ...]] = []
+            if isinstance(node, ast.Import):
+                names = [tuple(a.name.split(".")) for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else ()
+                mod = tuple(node.module.split(".")) if node.module else ()
+                names = [base + mod + (a.name,) for a in node.names] + [base + mod]
+            for name in names:
+                if not name or name[0] != "yinsh":
+                    continue
+                for candidate in (PurePosixPath(*name).with_suffix(".py"), PurePosixPath(*name, "__init__.py")):
+                    if (ROOT / candidate).is_file():
+                        todo.append(str(candidate))
+    return seen

@@ -7,7 +7,6 @@ renderer's own output; rewrite it with ``UPDATE_GOLDEN=1 pytest tests/test_embed
 
 from __future__ import annotations
 
-import ast
 import doctest
 import html
 import os
@@ -17,6 +16,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import quote, urlsplit
 
 import pytest
+from helpers import config_files, imported_modules
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
@@ -240,46 +240,8 @@ class TestExamplePage:
 # --------------------------------------------------------------------------- embed.html and embed.toml
 
 
-def imported_modules(module: str) -> set[str]:
-    """The package's source files that importing ``module`` (a file of yinsh/) may load:
-    its imports, the packages around them, and theirs, function-level imports included."""
-    seen: set[str] = set()
-    todo = [module]
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        parts = PurePosixPath(path).parts
-        for i in range(1, len(parts)):  # importing a.b.c runs a/__init__ and a/b/__init__
-            todo.append(str(PurePosixPath(*parts[:i], "__init__.py")))
-        package = parts[:-1]
-        tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names: list[tuple[str, ...]] = []
-            if isinstance(node, ast.Import):
-                names = [tuple(a.name.split(".")) for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = package[: len(package) - node.level + 1] if node.level else ()
-                mod = tuple(node.module.split(".")) if node.module else ()
-                names = [base + mod + (a.name,) for a in node.names] + [base + mod]
-            for name in names:
-                if not name or name[0] != "yinsh":
-                    continue
-                for candidate in (PurePosixPath(*name).with_suffix(".py"), PurePosixPath(*name, "__init__.py")):
-                    if (ROOT / candidate).is_file():
-                        todo.append(str(candidate))
-    return seen
-
-
 def embed_files() -> dict[str, str]:
-    config = tomllib.loads(EMBED_TOML.read_text(encoding="utf-8"))
-    out = {}
-    for source, dest in config["files"].items():
-        src = PurePosixPath(source.removeprefix("./"))
-        target = dest.removeprefix("./")
-        out[str(src)] = target + src.name if target.endswith("/") else target
-    return out
+    return config_files(EMBED_TOML)
 
 
 class TestEmbedConfig:

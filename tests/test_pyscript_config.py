@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path, PurePosixPath
 
 import pytest
+from helpers import config_files, imported_modules
 
 from yinsh.game import Game
 from yinsh.web import PLAYER_KINDS, ai_level, game_url, open_page, read_params
@@ -30,12 +31,7 @@ def load_config() -> dict:
 
 def mapped_files() -> dict[str, str]:
     """Source file (relative to the repository) → its path in the browser's file system."""
-    out = {}
-    for source, dest in load_config()["files"].items():
-        src = PurePosixPath(source.removeprefix("./"))
-        target = dest.removeprefix("./")
-        out[str(src)] = target + src.name if target.endswith("/") else target
-    return out
+    return config_files(CONFIG)
 
 
 def package_modules() -> set[str]:
@@ -57,6 +53,16 @@ class TestPyscriptToml:
         missing = sorted(package_modules() - set(mapped_files()))
         entries = [f'"./{m}" = "./{PurePosixPath(m).parent}/"' for m in missing]
         assert not missing, "add to [files] in pyscript.toml: " + ", ".join(entries)
+
+    def test_the_page_imports_nothing_left_unmapped(self):
+        """What the page and its AI worker may import (at any depth) is mapped; the modules kept
+        out of the browser (command line, server, site builder, benchmark, perft, the embed's
+        glue) are not among it."""
+        needed = imported_modules("yinsh/web/main.py", "yinsh/web/worker.py")
+        assert {"yinsh/turn.py", "yinsh/render.py", "yinsh/ai/negamax.py"} <= needed
+        assert not sorted(needed - set(mapped_files()))
+        kept_out = {m for m in needed if m in NOT_IN_BROWSER | EMBED_ONLY or m.startswith(NOT_IN_BROWSER_PACKAGES)}
+        assert not kept_out, f"the page imports modules pyscript.toml leaves out: {sorted(kept_out)}"
 
     def test_every_mapped_file_exists_and_keeps_its_path(self):
         for source, dest in mapped_files().items():
