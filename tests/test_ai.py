@@ -21,7 +21,7 @@ from yinsh.ai.features import completion_points, fours, reach
 from yinsh.ai.match import games_of, opening, run_match, summary, wilson
 from yinsh.ai.negamax import PASS, Searcher
 from yinsh.board import ALL_POINTS, BETWEEN, BIT, POINTS, WINDOWS, parse_point
-from yinsh.playout import random_move
+from yinsh.playout import random_positions
 from yinsh.state import (
     BLACK,
     WHITE,
@@ -30,7 +30,6 @@ from yinsh.state import (
     apply_move,
     end_turn,
     has_row,
-    initial_state,
     legal_moves,
     make_state,
     result,
@@ -39,21 +38,6 @@ from yinsh.state import (
 )
 
 LEVEL_NUMBERS = sorted(LEVELS)
-
-
-def random_positions(count: int, seed: int, min_plies: int = 0, max_plies: int = 80) -> list[State]:
-    """Positions of random games that are not over (placement included when min_plies < 10)."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        s = initial_state()
-        for _ in range(rng.randrange(min_plies, max_plies)):
-            if termination(s) is not None:
-                break
-            s = apply_move(s, random_move(s, rng))
-        if termination(s) is None:
-            out.append(s)
-    return out
 
 
 def wins_now(s: State) -> list[Move]:

@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 
 from .perft import perft
-from .playout import random_move, random_playout
-from .state import State, apply_move, initial_state, legal_moves, termination
+from .playout import random_playout, random_positions
+from .state import State, initial_state, legal_moves
 
 __all__ = ["run", "machine", "midgame_positions", "NOTATION_EXAMPLE"]
 
@@ -36,18 +36,7 @@ def machine() -> str:
 
 def midgame_positions(count: int = 30, seed: int = 2026) -> list[State]:
     """Fixed, reproducible mid-game positions: random games stopped after 20 to 50 moves."""
-    rng = random.Random(seed)
-    out: list[State] = []
-    while len(out) < count:
-        s = initial_state()
-        stop = rng.randrange(20, 51)
-        for _ in range(stop):
-            if termination(s) is not None:
-                break
-            s = apply_move(s, random_move(s, rng))
-        if termination(s) is None:
-            out.append(s)
-    return out
+    return random_positions(count, seed, 20, 51)
 
 
 def _rate(work: Callable[[], int], seconds: float) -> tuple[float, int, float]:

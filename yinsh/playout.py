@@ -20,12 +20,15 @@ from .state import (
     after_placement,
     after_removal,
     after_ring_move,
+    apply_move,
     end_turn,
     has_row,
+    initial_state,
     rows,
+    termination,
 )
 
-__all__ = ["random_move", "random_playout", "destinations"]
+__all__ = ["random_move", "random_playout", "random_positions", "destinations"]
 
 
 def destinations(rings: int, markers: int, mine: int) -> list[int]:
@@ -110,6 +113,22 @@ def random_move(s: State, rng: random.Random) -> Move:
     The game must not be over.
     """
     return _random_turn(s, rng)[0]
+
+
+def random_positions(count: int, seed: int, min_plies: int = 0, max_plies: int = 80) -> list[State]:
+    """``count`` reproducible positions that are not over: random games from the start,
+    each stopped after a random number of plies in ``range(min_plies, max_plies)``."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    while len(out) < count:
+        s = initial_state()
+        for _ in range(rng.randrange(min_plies, max_plies)):
+            if termination(s) is not None:
+                break
+            s = apply_move(s, random_move(s, rng))
+        if termination(s) is None:
+            out.append(s)
+    return out
 
 
 def _random_turn(s: State, rng: random.Random) -> tuple[Move, State]:
