@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from pages import is_offsite, origin
 
 from yinsh.game import Game
 from yinsh.render import board_svg
@@ -84,9 +85,9 @@ class _QuietPlainHandler(http.server.SimpleHTTPRequestHandler):
 class Recorder:
     """What went wrong in a browser context: console errors, page errors, failed or foreign requests."""
 
-    def __init__(self, context: Any, origin: str) -> None:
+    def __init__(self, context: Any, site_url: str) -> None:
         self.context = context
-        self.origin = origin.rstrip("/")
+        self.origin = origin(site_url)
         self.problems: list[str] = []
         self.requests: list[str] = []
         context.on("request", self._request)
@@ -95,8 +96,7 @@ class Recorder:
 
     def _request(self, request: Any) -> None:
         self.requests.append(request.url)
-        parts = urlsplit(request.url)
-        if parts.scheme not in {"data", "blob", "about"} and f"{parts.scheme}://{parts.netloc}" != self.origin:
+        if is_offsite(request.url, self.origin):
             self.problems.append(f"off-origin request: {request.url}")
 
     def page(self) -> Any:
