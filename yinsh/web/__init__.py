@@ -27,7 +27,7 @@ from ..link import decode_game, encode_game
 
 __all__ = ["PLAYER_KINDS", "REMOTE", "VARIANTS", "DELAYS", "DEFAULT_DELAY", "STORAGE_KEY", "Settings", "PageSetup",
            "read_params", "open_page", "game_url", "opponent_url", "ai_level", "player_label", "game_from_text",
-           "settings_from_json", "settings_to_json", "settings_from_params"]
+           "settings_from_json", "settings_from_dict", "settings_to_json", "settings_from_params"]
 
 PLAYER_KINDS: Final = ("human", "ai-1", "ai-2", "ai-3", "ai-4", "ai-5")
 """What a player may be: a person at this device, or the computer at a level from 1 to 5."""
@@ -167,6 +167,15 @@ def settings_from_json(text: str | None) -> Settings:
         data = json.loads(text) if text else {}
     except ValueError:
         data = {}
+    return settings_from_dict(data)
+
+
+def settings_from_dict(data: object) -> Settings:
+    """Settings from their JSON object (a dict); anything missing or bad is the default.
+
+    >>> settings_from_dict({"black": "ai-5", "delay": "soon"})
+    Settings(white='human', black='ai-5', variant='standard', delay=1000)
+    """
     if not isinstance(data, dict):
         data = {}
     default = Settings()

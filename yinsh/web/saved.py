@@ -27,7 +27,7 @@ from typing import Final, NamedTuple
 from ..errors import YinshError
 from ..game import Game
 from ..link import decode_game, encode_game
-from . import Settings, settings_from_json, settings_to_json
+from . import Settings, settings_from_dict
 
 __all__ = ["SAVED_KEY", "SAVED_VERSION", "SavedGame", "SavedGameError", "saved_to_json", "saved_from_json"]
 
@@ -53,7 +53,7 @@ class SavedGame(NamedTuple):
 def saved_to_json(game: Game, settings: Settings, time: int) -> str:
     """The JSON text kept under :data:`SAVED_KEY`."""
     return json.dumps({"version": SAVED_VERSION, "game": encode_game(game),
-                       "settings": json.loads(settings_to_json(settings)), "time": int(time)},
+                       "settings": settings._asdict(), "time": int(time)},
                       separators=(",", ":"))
 
 
@@ -93,5 +93,5 @@ def saved_from_json(text: str) -> SavedGame:
     time = data.get("time", 0)
     if type(time) not in (int, float) or not 0 <= time < 1e16:
         raise SavedGameError(f"its time {time!r} is not a time")
-    chosen = settings_from_json(json.dumps(settings))._replace(variant=game.variant)
+    chosen = settings_from_dict(settings)._replace(variant=game.variant)
     return SavedGame(game, chosen, int(time))
