@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Copy the browser runtime (Pyodide + PyScript) from node_modules/ into static/vendor/.
+"""Copy the browser runtime (Pyodide, MicroPython, PyScript) from node_modules/ into static/vendor/.
 
 Run after ``npm ci`` (``make setup`` does both). The result is generated, ignored by git,
 and safe to regenerate: the old ``static/vendor/`` is removed first.
@@ -8,6 +8,8 @@ Layout produced::
 
     static/vendor/pyodide/   pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
                              python_stdlib.zip, pyodide-lock.json
+    static/vendor/micropython/  micropython.mjs, micropython.wasm (the build PyScript runs for
+                             ``type="mpy"``) and a LICENSE
     static/vendor/pyscript/  core.js, core.css and every lazily imported chunk of
                              @pyscript/core/dist (source maps left out)
     static/vendor/VERSIONS.json   the versions copied, for humans and tests
@@ -36,6 +38,10 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 
+# MicroPython (the page's main thread): the ES-module loader and its WebAssembly binary.
+MICROPYTHON_PACKAGE = "@micropython/micropython-webassembly-pyscript"
+MICROPYTHON_FILES = ("micropython.mjs", "micropython.wasm")
+
 # @pyscript/core/dist: core.js imports hashed chunks lazily (the TOML parser, the worker
 # bridge, error reporting, and optional features such as py-editor or py-terminal). Chunk
 # names change with every release, so everything but source maps is copied; a page only
@@ -54,11 +60,20 @@ def _copy(src: Path, dst: Path) -> int:
     return dst.stat().st_size
 
 
+def _licence_notice(package_dir: Path) -> str:
+    """A licence file for a package that ships none: its declared licence and where the text is."""
+    meta = json.loads((package_dir / "package.json").read_text(encoding="utf-8"))
+    url = meta.get("repository", {}).get("url", "").removeprefix("git+").removesuffix(".git")
+    return (f"{meta['name']} {meta['version']} is distributed under the {meta['license']} licence.\n"
+            f"The npm package ships no licence file; the full text is the LICENSE file of {url}\n")
+
+
 def vendor(node_modules: Path = NODE_MODULES, dest: Path = DEST) -> dict[str, int]:
     """Rebuild ``dest`` from ``node_modules``; return {relative path: size in bytes}."""
     pyodide = node_modules / "pyodide"
+    micropython = node_modules / MICROPYTHON_PACKAGE
     core = node_modules / "@pyscript" / "core"
-    for needed in (pyodide / "package.json", core / "dist" / "core.js"):
+    for needed in (pyodide / "package.json", micropython / "package.json", core / "dist" / "core.js"):
         if not needed.is_file():
             raise SystemExit(f"vendor.py: {needed} is missing; run `npm ci` first")
 
@@ -69,18 +84,24 @@ def vendor(node_modules: Path = NODE_MODULES, dest: Path = DEST) -> dict[str, in
     for name in PYODIDE_FILES:
         copied[f"pyodide/{name}"] = _copy(pyodide / name, dest / "pyodide" / name)
 
+    for name in MICROPYTHON_FILES:
+        copied[f"micropython/{name}"] = _copy(micropython / name, dest / "micropython" / name)
+
     for src in sorted((core / "dist").rglob("*")):
         if src.is_file() and not src.name.endswith(PYSCRIPT_SKIP_SUFFIXES):
             rel = src.relative_to(core / "dist").as_posix()
             copied[f"pyscript/{rel}"] = _copy(src, dest / "pyscript" / rel)
-    for package, sub in ((pyodide, "pyodide"), (core, "pyscript")):
-        for name in LICENSES:
-            if (package / name).is_file():
-                _copy(package / name, dest / sub / name)
+    for package, sub in ((pyodide, "pyodide"), (micropython, "micropython"), (core, "pyscript")):
+        licences = [name for name in LICENSES if (package / name).is_file()]
+        for name in licences:
+            _copy(package / name, dest / sub / name)
+        if not licences:
+            (dest / sub / "LICENSE").write_text(_licence_notice(package), encoding="utf-8")
 
     polyscript = node_modules / "polyscript"
     versions = {
         "pyodide": _version(pyodide),
+        "micropython": _version(micropython),
         "@pyscript/core": _version(core),
         "polyscript": _version(polyscript) if polyscript.is_dir() else None,
         "pyodide_expected_by_polyscript": (

@@ -95,7 +95,7 @@ class TestPage:
             target = local_path(out, url)
             assert target.is_file(), f"{url} is not in the site"
             if "/static/vendor/" in "/" + url:
-                assert re.match(r"\./static/vendor/(pyodide|pyscript)-[0-9a-f]{10}/", url), url
+                assert re.match(r"\./static/vendor/(pyodide|micropython|pyscript)-[0-9a-f]{10}/", url), url
             else:
                 version = re.search(r"\?v=([0-9a-f]{10})$", url)
                 assert version, f"{url} carries no ?v=<hash>"
@@ -129,7 +129,7 @@ class TestContents:
         out, _ = site
         (pyodide,) = (out / "static/vendor").glob("pyodide-*")
         assert sorted(p.name for p in pyodide.iterdir()) == [
-            "pyodide-lock.json", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.mjs", "python_stdlib.zip"]
+            "LICENSE", "pyodide-lock.json", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.mjs", "python_stdlib.zip"]
         (pyscript,) = (out / "static/vendor").glob("pyscript-*")
         names = {p.name for p in pyscript.iterdir()}
         assert {"core.js", "LICENSE"} <= names and any(n.startswith("core-") for n in names)
@@ -236,6 +236,18 @@ class TestContents:
 
 @needs_runtime
 class TestVersions:
+    def test_vendored_runtime_is_the_pinned_one(self):
+        """`make setup` copies every interpreter package.json pins, and VERSIONS.json names them."""
+        pins = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["dependencies"]
+        versions = json.loads((VENDOR / "VERSIONS.json").read_text(encoding="utf-8"))
+        assert versions["pyodide"] == pins["pyodide"]
+        assert versions["micropython"] == pins["@micropython/micropython-webassembly-pyscript"] == "1.27.0"
+        assert versions["@pyscript/core"] == pins["@pyscript/core"]
+        for sub, names in (("pyodide", {"pyodide.mjs", "pyodide.asm.wasm", "LICENSE"}),
+                           ("micropython", {"micropython.mjs", "micropython.wasm", "LICENSE"})):
+            shipped = {p.name for p in (VENDOR / sub).iterdir()}
+            assert names <= shipped and not any(n.endswith(".map") for n in shipped), (sub, shipped)
+
     def test_same_sources_same_build(self, site, tmp_path):
         out, summary = site
         again = build_site(tmp_path / "again")
