@@ -15,10 +15,11 @@ True
 
 from __future__ import annotations
 
-import zlib
+from binascii import crc32
 from typing import Final
 
 from .board import BIT, POINTS
+from .compat import bit_count
 from .errors import NotationError
 from .state import MARKERS, RINGS_PER_PLAYER, State
 
@@ -51,7 +52,7 @@ def from_digits(text: str) -> int:
 
 def check_digits(text: str) -> str:
     """Two base64url digits that change when ``text`` is truncated or mistyped."""
-    return to_digits(_CHECK + zlib.crc32(text.encode()) % _CHECK)[1:]
+    return to_digits(_CHECK + crc32(text.encode()) % _CHECK)[1:]
 
 
 def encode_position(s: State, ply: int) -> str:
@@ -96,7 +97,7 @@ def decode_position(code: str) -> tuple[State, int]:
     ply, blitz = divmod(n, 2)
     _, wr, br, wm, bm = boards
     rings_to_win = 1 if blitz else 3
-    placed = min(2 * RINGS_PER_PLAYER, wr.bit_count() + br.bit_count() + white_score + black_score)
+    placed = min(2 * RINGS_PER_PLAYER, bit_count(wr) + bit_count(br) + white_score + black_score)
     s = State(wm, bm, wr, br, turn, placed, white_score, black_score, passes, rings_to_win)
     problem = _impossible(s, ply)
     if problem:
@@ -107,10 +108,10 @@ def decode_position(code: str) -> tuple[State, int]:
 def _impossible(s: State, ply: int) -> str | None:
     if max(s.white_score, s.black_score) > s.rings_to_win:
         return "more rings removed than the game allows"
-    if (s.white_markers | s.black_markers).bit_count() > MARKERS:
+    if bit_count(s.white_markers | s.black_markers) > MARKERS:
         return f"more than {MARKERS} markers"
-    white = s.white_rings.bit_count() + s.white_score
-    black = s.black_rings.bit_count() + s.black_score
+    white = bit_count(s.white_rings) + s.white_score
+    black = bit_count(s.black_rings) + s.black_score
     if s.in_placement:
         if s.white_markers | s.black_markers or s.white_score or s.black_score:
             return "markers or removed rings before all rings are placed"

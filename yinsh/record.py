@@ -24,11 +24,10 @@ _NUMBER_RE: Final = re.compile(r"(?:^|(?<=\s))(\d+)\.(?:\.\.)?")
 _RESULT_RE: Final = re.compile(r"(?:^|\s)(1-0|0-1|1/2-1/2|\*)\s*$")
 
 
-class Record(NamedTuple):
+class Record(NamedTuple("Record", [("tags", "dict[str, str]"), ("game", Game)])):
     """A game read from a record, with its tag pairs."""
 
-    tags: dict[str, str]
-    game: Game
+    __slots__ = ()
 
 
 def read_records(text: str) -> list[Record]:
