@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .errors import NotationError, YinshError
 from .game import Game
+from .limits import MAX_DIAGRAM_SIZE
 from .record import read_records
 
 __all__ = ["main"]
@@ -22,16 +23,62 @@ def _read_game(args: argparse.Namespace) -> Game:
         return Game.from_position(args.position)
     if getattr(args, "record", None):
         text = args.record
-        path = Path(text)
-        if len(text) < 4096 and path.is_file():
-            text = path.read_text(encoding="utf-8")
-        return read_records(text)[-1].game
+        if _is_file(text):
+            text = _read_text(text)
+        # a file the user names on their own machine may hold any number of games
+        return read_records(text, max_chars=None, max_games=None)[-1].game
     return Game()
 
 
+def _is_file(name: str) -> bool:
+    """Whether ``name`` names a file (a record given as text is rarely one)."""
+    try:
+        return len(name) < 4096 and Path(name).is_file()
+    except (OSError, ValueError):  # a name too long for the system, or with a NUL in it
+        return False
+
+
+def _read_text(name: str) -> str:
+    """The text of file ``name`` (``-``: standard input), UTF-8 with or without a byte-order mark.
+
+    Raises ``NotationError`` for bytes that are not UTF-8 (``OSError`` for a file that cannot be read).
+    """
+    data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        where = "standard input" if name == "-" else name
+        raise NotationError(f"{where} is not UTF-8 text: byte {data[exc.start]:#04x} at position {exc.start} "
+                            "cannot be read") from None
+
+
+def _count(minimum: int, maximum: int | None = None):  # type: ignore[no-untyped-def]
+    """An argparse type: a whole number from ``minimum`` to ``maximum``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            upper = f" to {maximum:,}" if maximum is not None else " or more"
+            raise argparse.ArgumentTypeError(f"{value} is out of range: expected {minimum}{upper}")
+        return value
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < 1e6:
+        raise argparse.ArgumentTypeError(f"{text} is out of range: expected a positive number of seconds")
+    return value
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    records = read_records(text)
+    records = read_records(_read_text(args.file), max_chars=None, max_games=None)
     for number, record in enumerate(records, 1):
         game = record.game
         fallback = args.file if len(records) == 1 else f"game {number}"
@@ -85,6 +132,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
+    if not Path(args.root).is_dir():
+        print(f"yinsh serve: {args.root} is not a folder", file=sys.stderr)
+        return 1
     serve(args.root, args.port)
     return 0
 
@@ -127,7 +177,7 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_replay)
 
     p = sub.add_parser("perft", help="count the move sequences of a given depth")
-    p.add_argument("depth", type=int)
+    p.add_argument("depth", type=_count(1), help="how many moves deep to count (1 or more)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--record", help="a record (text or file) to start from")
     where.add_argument("--position", help="a position code to start from")
@@ -135,21 +185,21 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_perft)
 
     p = sub.add_parser("bench", help="measure the engine: playouts, perft and move generation per second")
-    p.add_argument("--seconds", type=float, default=3.0, help="time given to each measurement")
+    p.add_argument("--seconds", type=_seconds, default=3.0, help="time given to each measurement")
     p.add_argument("--ai", action="store_true", help="also measure the AI's think time per level (about 90 s)")
     p.set_defaults(run=_cmd_bench)
 
     p = sub.add_parser("match", help="play an engine match: colour-swapped pairs from random ring placements")
     p.add_argument("--white", required=True, help="the first-named player: ai-1 … ai-5, baseline-D or random")
     p.add_argument("--black", required=True, help="the second player (colours alternate from game to game)")
-    p.add_argument("--games", type=int, default=40, help="games to play (rounded up to an even number)")
+    p.add_argument("--games", type=_count(1), default=40, help="games to play (rounded up to an even number)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random ring placements")
-    p.add_argument("--seconds", type=float, default=None, help="think time per AI move (default: the level's)")
-    p.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    p.add_argument("--seconds", type=_seconds, default=None, help="think time per AI move (default: the level's)")
+    p.add_argument("--jobs", type=_count(1), default=1, help="games played in parallel processes")
     p.set_defaults(run=_cmd_match)
 
     p = sub.add_parser("serve", help="serve the game page on http://localhost")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=_count(0, 65535), default=8000, help="the first port to try (0: any free port)")
     p.add_argument("--root", default=".", help="the folder to serve (the repository or a built site)")
     p.set_defaults(run=_cmd_serve)
 
@@ -159,7 +209,7 @@ def _parser() -> argparse.ArgumentParser:
     where.add_argument("--position", help="a position code")
     p.add_argument("--highlight", help="points and rows to point out, e.g. e4,e5,e3-e7")
     p.add_argument("--rows", help="rows to highlight, e.g. e3-e7,b2-f6 (as embed.html's rows=)")
-    p.add_argument("--size", type=int, help="the width in pixels")
+    p.add_argument("--size", type=_count(1, MAX_DIAGRAM_SIZE), help="the width in pixels")
     p.add_argument("--title", help="the picture's accessible name")
     p.add_argument("-o", "--output", required=True, help="the SVG file to write")
     p.set_defaults(run=_cmd_diagram)
@@ -178,12 +228,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         return args.run(args)
-    except YinshError as exc:
+    except (YinshError, OSError) as exc:  # bad input, or a file that cannot be read or written
         print(f"yinsh {args.command}: {exc}", file=sys.stderr)
         return 1
-    except OSError as exc:
-        print(f"yinsh {args.command}: {exc}", file=sys.stderr)
-        return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 Prints random playouts per second (whole games of uniformly random moves and
 removals), perft leaves per second (perft 3 of the official notation example) and
-complete legal-move generations per second over fixed mid-game positions.
+complete legal-move generations per second over fixed mid-game positions; then how
+long each door of the package takes to refuse (or read) the hostile inputs of
+:func:`hostile_inputs`, so that a parser turning slow shows as a figure.
 """
 
 from __future__ import annotations
@@ -12,12 +14,17 @@ import platform
 import random
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
 from .perft import perft
-from .playout import random_playout, random_positions
-from .state import State, initial_state, legal_moves
+from .playout import random_move, random_playout, random_positions
+from .state import State, initial_state, legal_moves, make_state
 
-__all__ = ["run", "machine", "midgame_positions", "NOTATION_EXAMPLE"]
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["run", "machine", "midgame_positions", "NOTATION_EXAMPLE", "Hostile", "hostile_inputs", "open_door",
+           "hostile_times", "longest_game"]
 
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
 
@@ -89,10 +96,146 @@ def run(seconds: float = 3.0, print_: Callable[[str], None] = print, ai: bool = 
            f"{len(positions)} mid-game positions)")
     figures = {"playouts_per_s": rate, "perft3_s": perft_time, "perft_leaves_per_s": leaves / perft_time,
                "generations_per_s": gen_rate}
+    for name, seconds in hostile_times(print_).items():
+        figures[f"hostile: {name}"] = seconds
     if ai:
         from .ai.bench import run as think_times
 
         for level, times in think_times(positions=positions, print_=print_).items():
             figures[f"ai{level}_p50_s"] = times["p50"]
             figures[f"ai{level}_p95_s"] = times["p95"]
+    return figures
+
+
+# --------------------------------------------------------------------------- hostile input
+
+
+class Hostile(NamedTuple):
+    """An input that once froze, broke or replaced a game (issue 13), or the largest one a
+    limit lets through, and the door it comes in by."""
+
+    name: str
+    door: str
+    """``record`` (``Game.from_record``), ``import`` (pasted or opened text), ``position``,
+    ``code`` (a whole-game code), ``link`` (the page's URL: ``?query#hash``), ``embed``
+    (``embed.html``'s URL) or ``saved`` (the saved game's JSON)."""
+    text: str
+
+
+def longest_game(tries: int = 40) -> Game:
+    """The longest of ``tries`` seeded random games, as a ``Game`` (about 80 moves)."""
+    from .game import Game
+
+    best = Game()
+    for seed in range(tries):
+        rng, game = random.Random(seed), Game()
+        while game.result is None:
+            game.push(random_move(game.state, rng))
+        if len(game.moves) > len(best.moves):
+            best = game
+    return best
+
+
+def hostile_inputs() -> list[Hostile]:
+    """The reproductions of issue 13, then the largest inputs the limits accept."""
+    from .game import Game
+    from .limits import MAX_GAMES, MAX_LINK_CHARS, MAX_RECORD_CHARS, MAX_SAVED_CHARS
+    from .link import encode_game
+    from .position import check_digits, encode_position
+    from .web import Settings, _quote
+    from .web.saved import saved_to_json
+
+    placed = Game.from_record(NOTATION_EXAMPLE)
+    far = encode_position(placed.state, 10 ** 4400)  # a move number no game reaches, and a valid check
+    far_game = f"G1{far}.A"
+    far_game += check_digits(far_game)
+    huge_code = "G1" + "A" * 200_000
+    huge_code += check_digits(huge_code)
+    won = Game.from_state(make_state(["a2", "b2"], ["e5", "f6", "g7", "h8", "i9"], ["c3"], ["d4"], score=(3, 0)), 40)
+    one_game = '[White "A"]\n1.e3\n'
+    sgf_garbage = "(;" + "".join(chr(33 + (i * 7919) % 90) for i in range(300))
+    long_game = longest_game()
+    long_record = long_game.record()
+    comment = "{" + "a remark " * ((MAX_RECORD_CHARS - len(long_record) - 10) // 9) + "}"
+    games = "\n\n".join(f'[Game "{number}"]\n{long_record}' for number in range(MAX_GAMES))
+    link_record = _quote(long_record + " {")
+    link_record += "x" * (MAX_LINK_CHARS - len("?record=") - len(link_record) - 1) + "}"
+    saved = saved_to_json(long_game, Settings(), 0)[:-1] + ', "note": "'
+    saved += "[" * (MAX_SAVED_CHARS - len(saved) - 2) + '"}'
+    sgf = "(;" + "P0[" * 8000
+    return [
+        Hostile("position code at move 10^4400", "position", far),
+        Hostile("game code from a position at move 10^4400", "link", "#g=" + far_game),
+        Hostile("record numbered 9…9 (5,000 digits)", "record", "9" * 5000 + ".e3"),
+        Hostile("SGF '(;' + 'P0[' × 8000", "import", sgf),
+        Hostile("SGF '(;' + 'P0[' × 8000 in ?record=", "link", "?record=" + sgf),
+        Hostile("SGF '(;' + 'P0[' × 8000 in embed.html", "embed", "?record=" + sgf),
+        Hostile("game code of 200 KB", "link", "#g=" + huge_code),
+        Hostile("'{' × 50,000 pasted", "import", "{" * 50_000),
+        Hostile("a 5 MB tag", "import", '[Event "' + "x" * 5_000_000 + '"]\n1.e3'),
+        Hostile("20,000 games", "import", one_game * 20_000),
+        Hostile("saved game code 'G1\\ud800AA'", "saved", '{"version": 1, "game": "G1\\ud800AA", "settings": {}}'),
+        Hostile("saved data '[' × 20,000", "saved", "[" * 20_000),
+        Hostile("White has won 3-0, no move played", "link", "#g=" + encode_game(won)),
+        Hostile("play by link from a set-up position", "link", "?you=black#g=" + encode_game(won)),
+        Hostile("SGF '(;P0[1 place wr'", "import", "(;P0[1 place wr"),
+        Hostile("?record=(; and garbage", "link", "?record=" + _quote(sgf_garbage)),
+        Hostile(f"largest: the longest random game ({len(long_game.moves)} moves) as a code", "code",
+                encode_game(long_game)),
+        Hostile(f"largest: {MAX_GAMES} such games pasted", "import", games),
+        Hostile(f"largest: that game in a record of {MAX_RECORD_CHARS:,} characters", "record", comment + long_record),
+        Hostile(f"largest: that game in a link of {MAX_LINK_CHARS:,} characters", "link", "?record=" + link_record),
+        Hostile(f"largest: that game saved in {MAX_SAVED_CHARS:,} characters", "saved", saved),
+    ]
+
+
+def open_door(door: str, text: str) -> str:
+    """Put ``text`` through ``door`` (see :class:`Hostile`) as the page or the package would;
+    returns what came of it in a few words (``opened``, or the error's first words)."""
+    from .errors import YinshError
+    from .game import Game
+    from .link import decode_game
+    from .web import open_page
+    from .web.embedding import parse_embed
+    from .web.records import read_import
+    from .web.saved import SavedGameError, saved_from_json
+
+    try:
+        if door == "record":
+            Game.from_record(text)
+        elif door == "import":
+            read_import(text)
+        elif door == "position":
+            Game.from_position(text)
+        elif door == "code":
+            decode_game(text)
+        elif door == "saved":
+            saved_from_json(text)
+        elif door in ("link", "embed"):
+            search, _, hash_ = text.partition("#")
+            if door == "embed":
+                parse_embed(search, "#" + hash_ if hash_ else "")
+            else:
+                setup = open_page(search, "#" + hash_ if hash_ else "")
+                if setup.source != "link":
+                    return "refused: " + (setup.notices or ["no game"])[-1][:60]
+        else:
+            raise ValueError(f"unknown door {door!r}")
+    except (YinshError, SavedGameError) as exc:
+        return "refused: " + str(exc)[:60]
+    return "opened"
+
+
+def hostile_times(print_: Callable[[str], None] = print, repeat: int = 3) -> dict[str, float]:
+    """Print and return the time (best of ``repeat``, in seconds) each hostile input takes at its door."""
+    figures = {}
+    print_("hostile input (best of 3):")
+    for item in hostile_inputs():
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            outcome = open_door(item.door, item.text)
+            best = min(best, time.perf_counter() - start)
+        figures[item.name] = best
+        print_(f"  {best * 1000:9.2f} ms  {item.door:8} {item.name}: {outcome}")
     return figures

@@ -21,6 +21,7 @@ from typing import Final
 from .board import POINTS, WINDOWS
 from .errors import IllegalMoveError, NotationError
 from .game import Game
+from .limits import MAX_GAME_CODE_CHARS, MAX_MOVES, too_long
 from .move import Move, Removal
 from .position import check_digits, from_digits, to_digits
 
@@ -30,7 +31,7 @@ VERSION: Final = "G1"
 _KINDS: Final = ("place", "move", "pass", "remove")
 _INDEX: Final = {p: i for i, p in enumerate(POINTS)}
 _MAX_MOVES: Final = 1 << 16
-_MAX_REMOVALS: Final = 4
+_CODE_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
 
 
 def encode_game(game: Game) -> str:
@@ -56,21 +57,29 @@ def encode_game(game: Game) -> str:
 
 
 def decode_game(code: str) -> Game:
-    """The game a code describes, every move checked. Raises ``NotationError`` or ``IllegalMoveError``."""
-    if not isinstance(code, str) or not code.strip().startswith(VERSION):
-        raise NotationError(f"{code!r} is not a game code: it must start with {VERSION!r}")
+    """The game a code describes, every move checked. Raises ``NotationError`` or ``IllegalMoveError``.
+
+    Its length is checked first (``MAX_GAME_CODE_CHARS``), then its characters, then its check
+    digits, then the number of moves it holds (``MAX_MOVES``), and only then are moves played.
+    """
+    if not isinstance(code, str):
+        raise NotationError(f"{code!r} is not a game code: expected text")
     text = code.strip()
+    if len(text) > MAX_GAME_CODE_CHARS:
+        raise NotationError(f"'{text[:12]}…' is not a game code: " + too_long("it", text, MAX_GAME_CODE_CHARS))
+    if not text.startswith(VERSION):
+        raise NotationError(f"{_cut(text)!r} is not a game code: it must start with {VERSION!r}")
+    if any(c not in _CODE_CHARS for c in text) or text.count(".") > 1:
+        raise NotationError(f"{_cut(text)!r} is not a game code: it has characters outside A-Z a-z 0-9 - _ .")
     if len(text) < len(VERSION) + 3 or check_digits(text[:-2]) != text[-2:]:
-        raise NotationError(f"'{code}' is not a game code: its check digits do not match (truncated or mistyped?)")
+        raise NotationError(f"'{_cut(text)}' is not a game code: its check digits do not match "
+                            "(truncated or mistyped?)")
     body = text[len(VERSION):-2]
     start = None
     if "." in body:
-        position, body = body.rsplit(".", 1)
+        position, body = body.split(".")
         start = Game.from_position(position)
-    try:
-        n = from_digits(body)
-    except ValueError:
-        raise NotationError(f"'{code}' is not a game code: it has characters outside A-Z a-z 0-9 - _ .") from None
+    n = from_digits(body)  # its characters were checked above
 
     def take(radix: int) -> int:
         nonlocal n
@@ -80,6 +89,9 @@ def decode_game(code: str) -> Game:
     count = take(_MAX_MOVES)
     variant = "blitz" if take(2) else "standard"
     game = start or Game(variant)  # type: ignore[arg-type]
+    if game.ply + count > MAX_MOVES:
+        raise NotationError(f"'{_cut(text)}' is not a game code: it goes on past move {MAX_MOVES}, "
+                            f"and a game has at most {MAX_MOVES} moves")
     for _ in range(count):
         head = take(64)
         kind, n_before, n_after = _KINDS[head // 16 % 4], head // 4 % 4, head % 4
@@ -90,7 +102,12 @@ def decode_game(code: str) -> Game:
         try:
             game.play(move)
         except IllegalMoveError as exc:
-            raise IllegalMoveError(f"the game code '{code}' holds an illegal move: {exc}") from None
+            raise IllegalMoveError(f"the game code '{_cut(text)}' holds an illegal move: {exc}") from None
     if n:
-        raise NotationError(f"'{code}' is not a game code: it has digits left over")
+        raise NotationError(f"'{_cut(text)}' is not a game code: it has digits left over")
     return game
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """``text`` cut short for a message when long."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

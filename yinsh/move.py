@@ -20,6 +20,7 @@ from typing import Final, Literal, NamedTuple
 
 from .board import WINDOW_INDEX, WINDOWS, is_point, line_step, parse_point, point_name
 from .errors import NotationError
+from .limits import MAX_MOVE_CHARS
 
 __all__ = ["Removal", "Move", "MoveKind", "row_name", "parse_row", "parse_move_text", "MoveText"]
 
@@ -130,6 +131,9 @@ def parse_move_text(text: str) -> MoveText:
     """
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not a move: expected text")
+    if len(text) > MAX_MOVE_CHARS:
+        raise NotationError(f"'{text[:20]}…' is not a move: it is {len(text):,} characters long, "
+                            f"and a move is at most {MAX_MOVE_CHARS}")
     clean = "".join(text.split()).lower()
     if not clean:
         raise _not_a_move("", "it is empty")

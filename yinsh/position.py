@@ -15,12 +15,13 @@ True
 
 from __future__ import annotations
 
-from binascii import crc32
+import binascii
 from typing import Final
 
 from .board import BIT, POINTS
 from .compat import bit_count
 from .errors import NotationError
+from .limits import MAX_MOVES, MAX_POSITION_CHARS, too_long
 from .state import MARKERS, RINGS_PER_PLAYER, State
 
 __all__ = ["encode_position", "decode_position", "VERSION", "to_digits", "from_digits", "check_digits"]
@@ -41,18 +42,24 @@ def to_digits(n: int) -> str:
 
 
 def from_digits(text: str) -> int:
-    """The integer of base64url digits; ``ValueError`` for other characters."""
-    n = 0
+    """The integer of base64url digits; ``ValueError`` for other characters.
+
+    The digits are base64's, in its order, so the bytes come from the C decoder: the time
+    is linear in the length (a digit at a time would be quadratic).
+
+    >>> from_digits("B"), from_digits("BA"), from_digits(to_digits(10 ** 40)) == 10 ** 40
+    (1, 64, True)
+    """
     for c in text:
         if c not in _VALUE:
             raise ValueError(f"{c!r} is not a base64url digit")
-        n = n * 64 + _VALUE[c]
-    return n
+    padded = "A" * (-len(text) % 4) + text  # leading zeros, to whole groups of four digits
+    return int.from_bytes(binascii.a2b_base64(padded.replace("-", "+").replace("_", "/")), "big")
 
 
 def check_digits(text: str) -> str:
     """Two base64url digits that change when ``text`` is truncated or mistyped."""
-    return to_digits(_CHECK + crc32(text.encode()) % _CHECK)[1:]
+    return to_digits(_CHECK + binascii.crc32(text.encode()) % _CHECK)[1:]
 
 
 def encode_position(s: State, ply: int) -> str:
@@ -76,15 +83,17 @@ def decode_position(code: str) -> tuple[State, int]:
     if not isinstance(code, str):
         raise NotationError(f"{code!r} is not a position code: expected text")
     text = code.strip()
+    if len(text) > MAX_POSITION_CHARS:
+        raise NotationError(f"'{text[:12]}…' is not a position code: " + too_long("it", text, MAX_POSITION_CHARS))
     if not text.startswith(VERSION):
-        raise NotationError(f"'{code}' is not a position code: it must start with {VERSION!r}")
+        raise NotationError(f"'{text}' is not a position code: it must start with {VERSION!r}")
     body, check = text[len(VERSION):-2], text[-2:]
     if not body or any(c not in _VALUE for c in body + check):
         raise NotationError(
-            f"'{code}' is not a position code: it is truncated or has characters outside A-Z a-z 0-9 - _"
+            f"{text!r} is not a position code: it is truncated or has characters outside A-Z a-z 0-9 - _"
         )
     if check_digits(body) != check:
-        raise NotationError(f"'{code}' is not a position code: its check digits do not match (truncated or mistyped?)")
+        raise NotationError(f"'{text}' is not a position code: its check digits do not match (truncated or mistyped?)")
     n = from_digits(body)
     boards = [0, 0, 0, 0, 0]
     for p in reversed(POINTS):
@@ -101,13 +110,17 @@ def decode_position(code: str) -> tuple[State, int]:
     s = State(wm, bm, wr, br, turn, placed, white_score, black_score, passes, rings_to_win)
     problem = _impossible(s, ply)
     if problem:
-        raise NotationError(f"'{code}' is not a reachable position: {problem}")
+        raise NotationError(f"'{text}' is not a reachable position: {problem}")
     return s, ply
 
 
 def _impossible(s: State, ply: int) -> str | None:
+    if ply > MAX_MOVES:
+        return f"its move number {ply} is past the {MAX_MOVES} moves a game can last"
     if max(s.white_score, s.black_score) > s.rings_to_win:
         return "more rings removed than the game allows"
+    if s.white_score == s.black_score == s.rings_to_win:
+        return "both players removed the rings that win"
     if bit_count(s.white_markers | s.black_markers) > MARKERS:
         return f"more than {MARKERS} markers"
     white = bit_count(s.white_rings) + s.white_score

@@ -6,48 +6,44 @@ on g11, the ring dropped on g9), ``move C 6 C 1`` (the same in one step),
 ``remove w H 5 H 9`` and ``remove wr E 10`` (a row and a ring), ``pass``,
 ``Done``, ``Resign``. The steps of one player between the other player's steps
 make one move in official notation, checked by the rules as it is played.
+
+The file is read in one pass (no regular expression, no recursion): ``(;``, then
+nodes of properties ``NAME[value][value]…`` separated by ``;``, then ``)``. A file
+cut short, a value never closed or a record with no steps is refused, naming what
+is wrong:
+
+>>> read_sgf("(;SU[Yinsh]P0[1 place wr E 6]P1[2 place br F 6])").game.record()
+'1.e6 2.f6'
+>>> read_sgf("(;P0[1 place wr")
+Traceback (most recent call last):
+...
+yinsh.errors.NotationError: the SGF value P0[…] at character 5 is never closed (is the file cut short?)
 """
 
 from __future__ import annotations
 
-import re
-from datetime import datetime
 from typing import Final
 
 from .errors import NotationError
 from .game import Game
+from .limits import MAX_MOVES, MAX_SGF_STEPS, MAX_TAG_CHARS, too_long
 from .record import Record
 
 __all__ = ["is_sgf", "read_sgf"]
 
-_ACTION_RE: Final = re.compile(r"\bP([01])\[(\d+)\s+([^\]]*)\]")
-_POINT_RE: Final = r"([A-Ka-k])\s+(\d{1,2})"
-_STEP_RES: Final = (
-    ("ring", re.compile(rf"place\s+[wb]r\s+{_POINT_RE}$")),
-    ("marker", re.compile(rf"place\s+[wb]\s+{_POINT_RE}$")),
-    ("drop", re.compile(rf"drop\s+board\s+{_POINT_RE}$")),
-    ("move", re.compile(rf"move\s+{_POINT_RE}\s+{_POINT_RE}$")),
-    ("row", re.compile(rf"remove\s+[wb]\s+{_POINT_RE}\s+{_POINT_RE}$")),
-    ("remove", re.compile(rf"remove\s+[wb]r\s+{_POINT_RE}$")),
-    ("pass", re.compile(r"pass$")),
-)
 _IGNORED: Final = ("done", "start", "resign", "edit")
+_NAME_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_SPACE: Final = frozenset(" \t\r\n\f\v")
+_COLUMNS: Final = frozenset("abcdefghijk")
+_MONTHS: Final = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_DAYS: Final = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_DIGITS: Final = frozenset("0123456789")
+_PLAYERS: Final = ("P0", "P1")
 
 
 def is_sgf(text: str) -> bool:
     """Whether ``text`` looks like an SGF record."""
     return text.lstrip().startswith("(;")
-
-
-def _prop(text: str, name: str) -> str | None:
-    m = re.search(rf"\b{name}\[((?:[^\]\\]|\\.)*)\]", text)
-    return m[1].strip() if m else None
-
-
-def _player_id(text: str, player: str) -> str | None:
-    value = _prop(text, player)
-    m = re.match(r'id\s+"([^"]*)"', value or "")
-    return m[1] if m else None
 
 
 def read_sgf(text: str) -> Record:
@@ -58,31 +54,125 @@ def read_sgf(text: str) -> Record:
     """
     if not is_sgf(text):
         raise NotationError("the text is not an SGF record: it must start with '(;'")
-    if _prop(text, "SU") not in (None, "Yinsh", "yinsh"):
-        raise NotationError(f"the SGF record is a game of {_prop(text, 'SU')}, not YINSH")
-    turns: list[tuple[str, list[str]]] = []
-    for player, number, step in _ACTION_RE.findall(text):
-        step = step.strip()
-        if step.split(" ", 1)[0].lower() in _IGNORED:
+    properties = _properties(text)
+    first: dict[str, str] = {}
+    for name, value in properties:
+        first.setdefault(name, value)
+    game_of = first.get("SU", "").strip()
+    if "SU" in first and game_of.lower() != "yinsh":
+        raise NotationError(f"the SGF record is a game of {_cut(game_of)}, not YINSH")
+    turns: list[tuple[str, list[tuple[str, list[str]]]]] = []
+    players: dict[str, str] = {}
+    steps = 0
+    for name, value in properties:
+        if name not in _PLAYERS:
             continue
-        if not turns or turns[-1][0] != player:
-            turns.append((player, []))
-        turns[-1][1].append(f"{number} {step}")
+        number, _, step = value.strip().partition(" ")
+        if not _is_number(number):
+            if number == "id":
+                players.setdefault(name, _quoted(step))
+            continue  # the player's id or clock
+        words = step.split()
+        if not words or words[0].lower() in _IGNORED:
+            continue
+        steps += 1
+        if steps > MAX_SGF_STEPS:
+            raise NotationError(f"the SGF record has more than {MAX_SGF_STEPS:,} steps: at most {MAX_SGF_STEPS:,} "
+                                "are read")
+        if not turns or turns[-1][0] != name:
+            if len(turns) == MAX_MOVES:
+                raise NotationError(f"the SGF record goes on past move {MAX_MOVES}: a game has at most "
+                                    f"{MAX_MOVES} moves")
+            turns.append((name, []))
+        turns[-1][1].append((number, words))
+    if not turns:
+        raise NotationError("the SGF record holds no moves: no step P0[…] or P1[…] of a player")
     game = Game()
-    for _, steps in turns:
-        game.play(_notation(steps, game.ply + 1))
-    return Record(_tags(text, game), game)
+    for _, turn in turns:
+        game.play(_notation(turn, game.ply + 1))
+    return Record(_tags(first, players, game), game)
 
 
-def _notation(steps: list[str], move_number: int) -> str:
+def _properties(text: str) -> list[tuple[str, str]]:
+    """Every ``(name, value)`` of a one-game SGF text, in order (a property with several values
+    gives one pair each)."""
+    end = len(text)
+    i = end - len(text.lstrip()) + 2  # after "(;", which the caller checked
+    properties: list[tuple[str, str]] = []
+    name = ""
+    while True:
+        i = _skip_space(text, i)
+        if i >= end:
+            raise NotationError("the SGF record ends without its closing ')' (is the file cut short?)")
+        c = text[i]
+        if c == ")":
+            break
+        if c == ";":
+            name = ""
+            i += 1
+        elif c == "[":
+            if not name:
+                raise NotationError(f"the SGF record has a value with no property name at character {i + 1}")
+            close, value = _value(text, i, name)
+            properties.append((name, value))
+            i = close + 1
+        elif c in _NAME_CHARS:
+            start = i
+            while i < end and text[i] in _NAME_CHARS:
+                i += 1
+            name = text[start:i]
+            if not text.startswith("[", _skip_space(text, i)):
+                raise NotationError(f"the SGF property {_shown(name)} at character {start + 1} has no value "
+                                    "(expected NAME[value])")
+        elif c == "(":
+            raise NotationError(f"the SGF record has a variation at character {i + 1}: only one line of play is read")
+        else:
+            raise NotationError(f"cannot read the SGF record at character {i + 1}: unexpected {c!r}")
+    if text[i + 1:].strip():
+        raise NotationError(f"the SGF record goes on after its closing ')' at character {i + 1}: one game per file")
+    return properties
+
+
+def _skip_space(text: str, i: int) -> int:
+    while i < len(text) and text[i] in _SPACE:
+        i += 1
+    return i
+
+
+def _value(text: str, opening: int, name: str) -> tuple[int, str]:
+    """The closing ``]`` of the value opened at ``opening`` and the value (``\\]`` and ``\\\\`` escaped)."""
+    parts = []
+    i = opening + 1
+    close = text.find("]", i)
+    while True:
+        if close < 0:
+            raise NotationError(f"the SGF value {name}[…] at character {opening + 1} is never closed "
+                                "(is the file cut short?)")
+        backslash = text.find("\\", i, close)
+        if backslash < 0:
+            parts.append(text[i:close])
+            return close, "".join(parts)
+        parts += [text[i:backslash], text[backslash + 1]]
+        i = backslash + 2
+        if i > close:  # the bracket was escaped: the value ends at a later one
+            close = text.find("]", i)
+
+
+def _quoted(text: str) -> str:
+    """The text between the first two double quotes of ``text`` (``''`` if there are none)."""
+    text = text.strip()
+    end = text.find('"', 1)
+    return text[1:end] if text.startswith('"') and end > 0 else ""
+
+
+def _notation(steps: list[tuple[str, list[str]]], move_number: int) -> str:
     """One player's consecutive steps as a move in official notation."""
     before: list[str] = []
     after: list[str] = []
     action: str | None = None
     row: str | None = None
-    for numbered in steps:
-        number, step = numbered.split(" ", 1)
-        kind, points = _step(step, move_number, number)
+    for number, words in steps:
+        kind, points = _step(words, move_number, number)
         removals = after if action is not None else before
         if kind == "ring":
             action = points[0]
@@ -113,29 +203,53 @@ def _notation(steps: list[str], move_number: int) -> str:
     return ";".join(parts)
 
 
-def _step(step: str, move_number: int, number: str) -> tuple[str, list[str]]:
-    for kind, pattern in _STEP_RES:
-        m = pattern.match(step)
-        if m:
-            groups = m.groups()
-            return kind, [f"{groups[i].lower()}{groups[i + 1]}" for i in range(0, len(groups), 2)]
-    raise NotationError(f"move {move_number}: cannot read the SGF step {number} {step!r}")
+def _step(words: list[str], move_number: int, number: str) -> tuple[str, list[str]]:
+    """What a step does (``ring``, ``marker``, ``drop``, ``move``, ``row``, ``remove``, ``pass``)
+    and the points it names (``e6``)."""
+    verb = words[0].lower()
+    piece = words[1].lower() if len(words) > 1 else ""
+    kind = None
+    if verb == "pass" and len(words) == 1:
+        kind = "pass"
+    elif verb == "place" and len(words) == 4 and piece in ("wr", "br", "w", "b"):
+        kind = "ring" if piece.endswith("r") else "marker"
+    elif verb == "drop" and len(words) == 4 and piece == "board":
+        kind = "drop"
+    elif verb == "move" and len(words) == 5:
+        kind = "move"
+    elif verb == "remove" and len(words) == 6 and piece in ("w", "b"):
+        kind = "row"
+    elif verb == "remove" and len(words) == 4 and piece in ("wr", "br"):
+        kind = "remove"
+    coordinates = words[1:] if kind == "move" else words[2:]
+    points = [_point(coordinates[i], coordinates[i + 1]) for i in range(0, len(coordinates) - 1, 2)]
+    if kind is None or None in points:
+        raise NotationError(f"move {move_number}: cannot read the SGF step {number} {_shown(' '.join(words))}")
+    return kind, points  # type: ignore[return-value]
 
 
-def _tags(text: str, game: Game) -> dict[str, str]:
+def _point(column: str, row: str) -> str | None:
+    """``'e6'`` from ``'E'`` and ``'6'``; ``None`` if they cannot name a point."""
+    column = column.lower()
+    if column not in _COLUMNS or not _is_number(row) or len(row) > 2:
+        return None
+    return column + row
+
+
+def _tags(first: dict[str, str], players: dict[str, str], game: Game) -> dict[str, str]:
     tags = {"Event": "boardspace.net"}
-    if name := _prop(text, "GN"):
-        tags["Game"] = name
-    if date := _date(_prop(text, "DT") or ""):
-        tags["Date"] = date
-    white, black = _player_id(text, "P0"), _player_id(text, "P1")
-    if white:
-        tags["White"] = white
-    if black:
-        tags["Black"] = black
-    winner = re.match(r"Game won by (.+)", _prop(text, "RE") or "")
-    if winner and winner[1].strip() in (white, black):
-        tags["Result"] = "1-0" if winner[1].strip() == white else "0-1"
+    white, black = players.get("P0"), players.get("P1")
+    found = (("Game", "GN", first.get("GN", "").strip()), ("Date", "DT", _date(first.get("DT", ""))),
+             ("White", "P0", white), ("Black", "P1", black))
+    for tag, name, value in found:
+        if value:
+            if len(value) > MAX_TAG_CHARS:
+                raise NotationError(too_long(f"the SGF property {name}", value, MAX_TAG_CHARS))
+            tags[tag] = value
+    outcome = first.get("RE", "").strip()
+    winner = outcome[len("Game won by "):].strip() if outcome.startswith("Game won by ") else None
+    if winner and winner in (white, black):
+        tags["Result"] = "1-0" if winner == white else "0-1"
     elif game.result:
         tags["Result"] = game.result
     if game.termination:
@@ -146,11 +260,32 @@ def _tags(text: str, game: Game) -> dict[str, str]:
 
 
 def _date(text: str) -> str | None:
-    # e.g. "Fri Mar 13 19:56:26 GMT+01:00 2026"; the time zone is dropped.
-    m = re.match(r"\w{3}\s+(\w{3})\s+(\d{1,2})\s+[\d:]+\s+\S+\s+(\d{4})$", text.strip())
-    if not m:
+    """``'2026.03.13'`` from boardspace's ``'Fri Mar 13 19:56:26 GMT+01:00 2026'`` (the time and
+    its zone are dropped); ``None`` when it is not such a date.
+
+    >>> _date("Fri Feb 20 11:58:00 MSK 2026"), _date("Mon Feb 30 11:58:00 MSK 2026")
+    ('2026.02.20', None)
+    """
+    words = text.split()
+    if len(words) != 6 or words[1] not in _MONTHS or not _is_number(words[2]) or not _is_number(words[5]):
         return None
-    try:
-        return datetime.strptime(f"{m[1]} {m[2]} {m[3]}", "%b %d %Y").strftime("%Y.%m.%d")
-    except ValueError:
+    month, day, year = _MONTHS.index(words[1]) + 1, int(words[2][-2:]), int(words[5][-4:])
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    if len(words[5]) != 4 or len(words[2]) > 2 or not 1 <= day <= _DAYS[month - 1] + (month == 2 and leap):
         return None
+    return f"{year}.{month:02d}.{day:02d}"
+
+
+def _is_number(text: str) -> bool:
+    """Whether ``text`` is ASCII digits only (and not empty)."""
+    return bool(text) and all(c in _DIGITS for c in text)
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """``text`` cut short for a message when long."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut short when long."""
+    return repr(_cut(text))

@@ -21,13 +21,15 @@ import json
 import re
 from typing import Final, NamedTuple
 
-from ..errors import YinshError
+from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
+from ..limits import MAX_JSON_DEPTH, MAX_LINK_CHARS, MAX_SAVED_CHARS, too_long
 from ..link import decode_game, encode_game
 
 __all__ = ["PLAYER_KINDS", "REMOTE", "VARIANTS", "DELAYS", "DEFAULT_DELAY", "STORAGE_KEY", "Settings", "PageSetup",
            "read_params", "open_page", "game_url", "opponent_url", "ai_level", "player_label", "game_from_text",
-           "settings_from_json", "settings_from_dict", "settings_to_json", "settings_from_params"]
+           "settings_from_json", "settings_from_dict", "settings_to_json", "settings_from_params", "load_json",
+           "from_the_start", "continues_game", "replaces_game_in_progress"]
 
 PLAYER_KINDS: Final = ("human", "ai-1", "ai-2", "ai-3", "ai-4", "ai-5")
 """What a player may be: a person at this device, or the computer at a level from 1 to 5."""
@@ -85,6 +87,16 @@ class PageSetup(NamedTuple):
     players: dict[str, str]
     notices: list[str]
     settings: Settings = Settings()
+    source: str = "new"
+    """Where :attr:`game` comes from: ``"link"`` (the URL's game), ``"saved"`` (the saved game),
+    ``"current"`` (the game the page was showing, kept because the link was bad) or ``"new"``."""
+    set_aside: str | None = None
+    """Saved data that could not be read, to keep under another key (for a bug report) before
+    the next autosave replaces it; ``None`` when there is none."""
+    previous: tuple[Game, Settings] | None = None
+    """The game in progress that showing :attr:`game` would replace, with its settings: a game
+    with moves, not over, that :attr:`game` does not continue. Ask before replacing it (and
+    keep it if the player says no); ``None`` when nothing would be lost."""
 
 
 def read_params(search: str, hash_: str = "") -> dict[str, str]:
@@ -95,7 +107,11 @@ def read_params(search: str, hash_: str = "") -> dict[str, str]:
 
     >>> read_params("?record=1.e3+2.a5&white=AI-2", "#white=human")
     {'record': '1.e3 2.a5', 'white': 'human'}
+
+    Raises ``NotationError`` when the two are longer than ``MAX_LINK_CHARS`` together.
     """
+    if len(search) + len(hash_) > MAX_LINK_CHARS:
+        raise NotationError(too_long("the link", search + hash_, MAX_LINK_CHARS))
     out: dict[str, str] = {}
     for text in (search, hash_):
         seen = set()
@@ -164,10 +180,67 @@ def settings_from_json(text: str | None) -> Settings:
     True
     """
     try:
-        data = json.loads(text) if text else {}
+        data = load_json(text) if text else {}
     except ValueError:
         data = {}
     return settings_from_dict(data)
+
+
+def load_json(text: str) -> object:
+    """The value of JSON text kept in ``localStorage``, read only when it is at most
+    ``MAX_SAVED_CHARS`` long and nests at most ``MAX_JSON_DEPTH`` deep (a parser recursing
+    once per level must not meet ``[[[[…`` from another page of the same site).
+
+    Raises ``ValueError`` saying what is wrong, and nothing else.
+
+    >>> load_json('{"a": [1, 2]}'), load_json("[" * 20000)
+    Traceback (most recent call last):
+    ...
+    ValueError: it nests more than 16 deep
+    """
+    if not isinstance(text, str):
+        raise ValueError("it is not text")
+    if len(text) > MAX_SAVED_CHARS:
+        raise ValueError(too_long("it", text, MAX_SAVED_CHARS))
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _nests_deeper(text, MAX_JSON_DEPTH):
+        raise ValueError(f"it nests more than {MAX_JSON_DEPTH} deep")
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        raise ValueError("it is not JSON") from None
+
+
+def _nests_deeper(text: str, limit: int) -> bool:
+    """Whether the arrays and objects of JSON text nest more than ``limit`` deep (brackets in
+    strings do not count); it stops at the first bracket past the limit.
+
+    >>> _nests_deeper('[{"a": "[[[\\\\"}, []]', 2), _nests_deeper('[[[]]]', 2)
+    (False, True)
+    """
+    depth = 0
+    i, end = 0, len(text)
+    while i < end:
+        c = text[i]
+        if c == '"':  # jump to the closing quote: one not escaped by an odd run of backslashes
+            close = text.find('"', i + 1)
+            while close > 0:
+                run = close
+                while text[run - 1] == "\\":
+                    run -= 1
+                if (close - run) % 2 == 0:
+                    break
+                close = text.find('"', close + 1)
+            if close < 0:
+                return False  # an unclosed string: json.loads refuses it
+            i = close
+        elif c in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif c in "]}":
+            depth -= 1
+        i += 1
+    return False
 
 
 def settings_from_dict(data: object) -> Settings:
@@ -248,52 +321,144 @@ def settings_from_params(params: dict[str, str], stored: Settings | None = None)
 
 
 def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
-              saved: str | None = None) -> PageSetup:
+              saved: str | None = None, current: tuple[Game, Settings] | None = None) -> PageSetup:
     """The game and players the page's URL asks for; never raises.
 
-    A bad value gives a notice and falls back to a fresh game or a human player. When the
-    URL names no player and no variant, the ``stored`` settings (``localStorage``) apply.
-    A link's game is ``g`` (a whole-game code, what the page writes), ``record`` or
+    When the URL names no player and no variant, the ``stored`` settings (``localStorage``)
+    apply. A link's game is ``g`` (a whole-game code, what the page writes), ``record`` or
     ``position``, in that order of preference. When the URL names no game, no player and no
-    variant, the ``saved`` game (:mod:`yinsh.web.saved` JSON text) reopens with its settings;
-    a URL game always wins over it.
+    variant, the ``saved`` game (:mod:`yinsh.web.saved` JSON text) reopens with its settings.
+
+    A link's game must start from the first move, unless the link says it is a study
+    (``position=``, or ``study=1`` with ``g=`` or ``record=``); a game played by link
+    (``you=``) always starts from the first move, so a link cannot slip in a position.
+
+    A bad link changes nothing: the notice says why, and the game stays — ``current`` (the
+    game the page shows, with its settings, when a link is opened in a running page), else the
+    saved game, else a fresh one. Saved data that cannot be read gives a notice and comes back
+    in :attr:`PageSetup.set_aside`. :attr:`PageSetup.previous` is the game in progress that
+    the setup's game would replace without continuing it: ask first.
 
     >>> open_page("", "#g=G1HDl_vAAADMw&you=black").game.record()
     '1.e3 2.a5 3.b5'
+    >>> setup = open_page("", "#g=G1Y1B8L1DP6qIFvRPsGFhhpAGSDLfKiLsGlTUf-tm.BgAABzS")  # a set-up start
+    >>> setup.source, setup.game.ply, setup.notices[0][:74]
+    ('new', 0, 'Could not open the game code in the link (it starts from a set-up position')
     """
-    params = read_params(search, hash_)
-    settings, notices = settings_from_params(params, stored or Settings())
-    game = Game(settings.variant)  # type: ignore[arg-type]
-    sources = [(key, params.get(key, "").strip()) for key in ("g", "record", "position")]
-    given = [(key, value) for key, value in sources if value]
-    if len(given) > 1:
-        notices.append(f"The link gives a game in {len(given)} forms: the {_FORM_NAMES[given[0][0]]} is used.")
-    what, text = given[0] if given else ("", "")
+    stored = stored or Settings()
+    notices: list[str] = []
+    unreadable = None
     try:
-        if what == "g":
-            game = decode_game(text)
-        elif what == "record":
-            game = Game.from_record(text)
-        elif what == "position":
-            game = Game.from_position(text)
-        elif any(key in params for key, _ in sources):
-            notices.append("The link's game is empty: a new game has started.")
-    except (YinshError, ValueError) as exc:
-        notices.append(f"Could not open the {_FORM_NAMES[what]} in the link ({_short(str(exc))}). "
-                       "A new game has started.")
-        game = Game(settings.variant)  # type: ignore[arg-type]
-    if what and "variant" not in params:
-        settings = settings._replace(variant=game.variant)  # a new game goes on with the link's rules
-    elif saved and not any(key in params for key in ("g", "record", "position", "white", "black", "variant", "you")):
+        params = read_params(search, hash_)
+    except YinshError as exc:
+        params, unreadable = {}, str(exc)
+    settings, problems = settings_from_params(params, stored)
+    notices += problems
+    restored, set_aside = None, None
+    if saved:
         from .saved import SavedGameError, saved_from_json
 
         try:
             restored = saved_from_json(saved)
         except SavedGameError as exc:
-            notices.append(f"Your saved game could not be read: {_short(str(exc))}. A new game has started.")
+            set_aside = saved
+            fresh = "" if _names_a_game(params) else " A new game has started."
+            notices.append(f"Your saved game could not be read: {_short(str(exc))}. It is kept aside.{fresh}")
+    in_progress = current or ((restored.game, restored.settings) if restored else None)
+
+    def setup(game: Game, chosen: Settings, source: str) -> PageSetup:
+        previous = in_progress if in_progress and replaces_game_in_progress(game, in_progress[0]) else None
+        return PageSetup(game, chosen.players, notices, chosen, source, set_aside, previous)
+
+    def keep(problem: str) -> PageSetup:
+        """The link is refused: the game in progress stays (the page's, else the saved one)."""
+        if current:
+            kept, source, stays = current, "current", "The game stays as it was."
+        elif restored:
+            kept, source, stays = (restored.game, restored.settings), "saved", "Your saved game is open."
         else:
-            game, settings = restored.game, restored.settings
-    return PageSetup(game, settings.players, notices, settings)
+            kept, source, stays = (Game(settings.variant), settings), "new", "A new game has started."  # type: ignore
+        notices.append(f"{problem} {stays}")
+        return PageSetup(kept[0], kept[1].players, notices, kept[1], source, set_aside, None)
+
+    if unreadable is not None:
+        return keep(f"Could not read the link ({_short(unreadable)}).")
+    sources = [(key, params.get(key, "").strip()) for key in ("g", "record", "position")]
+    given = [(key, value) for key, value in sources if value]
+    if len(given) > 1:
+        notices.append(f"The link gives a game in {len(given)} forms: the {_FORM_NAMES[given[0][0]]} is used.")
+    if given:
+        what, text = given[0]
+        try:
+            game = _link_game(what, text, params)
+        except (YinshError, ValueError) as exc:
+            return keep(f"Could not open the {_FORM_NAMES[what]} in the link ({_short(str(exc))}).")
+        if "variant" not in params:
+            settings = settings._replace(variant=game.variant)  # a new game goes on with the link's rules
+        return setup(game, settings, "link")
+    if any(key in params for key, _ in sources):
+        notices.append("The link's game is empty: a new game has started.")
+    elif restored and not _names_a_game(params):
+        return setup(restored.game, restored.settings, "saved")
+    return setup(Game(settings.variant), settings, "new")  # type: ignore[arg-type]
+
+
+def _names_a_game(params: dict[str, str]) -> bool:
+    return any(key in params for key in ("g", "record", "position", "white", "black", "variant", "you"))
+
+
+def _link_game(what: str, text: str, params: dict[str, str]) -> Game:
+    """The game a link gives as ``what`` (``g``, ``record`` or ``position``), if the link may give
+    it: from the first move unless the link says it is a study, and always for play by link."""
+    if what == "g":
+        game = decode_game(text)
+    elif what == "record":
+        game = Game.from_record(text)
+    else:
+        game = Game.from_position(text)
+    if from_the_start(game):
+        return game
+    if params.get("you", "").strip().lower() in COLORS:
+        raise NotationError("it starts from a set-up position, and a game played by link (you=) starts from the "
+                            "first move")
+    if what != "position" and params.get("study", "").strip().lower() not in ("1", "true", "yes", "on"):
+        raise NotationError("it starts from a set-up position, and the link does not say it is a study (study=1)")
+    return game
+
+
+def from_the_start(game: Game) -> bool:
+    """Whether ``game`` starts from the empty board at move 0 (not from a set-up position).
+
+    >>> game = Game.from_record("1.e3")
+    >>> from_the_start(game), from_the_start(Game.from_position(game.position()))
+    (True, False)
+    """
+    return game.start_ply == 0 and game.start_state == Game(game.variant).start_state
+
+
+def continues_game(game: Game, earlier: Game) -> bool:
+    """Whether ``game`` is ``earlier`` with or without more moves: the same start and rules,
+    and ``earlier``'s moves first (a link from the opponent after their move continues the
+    game on this device; any other game does not).
+
+    >>> start = Game.from_record("1.e3 2.a5")
+    >>> continues_game(Game.from_record("1.e3 2.a5 3.b5"), start), continues_game(Game.from_record("1.e3"), start)
+    (True, False)
+    """
+    moves = earlier.moves
+    return (game.start_ply == earlier.start_ply and game.start_state == earlier.start_state
+            and game.moves[:len(moves)] == moves)
+
+
+def replaces_game_in_progress(game: Game, earlier: Game) -> bool:
+    """Whether showing ``game`` instead of ``earlier`` throws away a game in progress: ``earlier``
+    has moves, is not over, and ``game`` does not continue it.
+
+    >>> earlier = Game.from_record("1.e3 2.a5")
+    >>> replaces_game_in_progress(Game(), earlier), replaces_game_in_progress(Game(), Game())
+    (True, False)
+    """
+    return bool(earlier.moves) and earlier.result is None and not continues_game(game, earlier)
 
 
 _FORM_NAMES: Final = {"g": "game code", "record": "record", "position": "position"}
@@ -315,6 +480,8 @@ def game_url(path: str, players: dict[str, str], game: Game, settings: Settings 
         query = settings.query()
     else:
         query = "&".join(f"{c}={_quote(players[c])}" for c in COLORS if players.get(c, "human") != "human")
+    if game.moves and not from_the_start(game):
+        query += ("&" if query else "") + "study=1"  # a link to a game from a set-up position says so
     url = path + (f"?{query}" if query else "")
     if game.moves:
         url += "#g=" + encode_game(game)
@@ -332,7 +499,12 @@ def opponent_url(path: str, game: Game, settings: Settings) -> str:
     '/?you=black#g=G1PAAABkd'
     >>> opponent_url("/", g, Settings(variant="blitz")).partition("#")[0]
     '/?you=black&variant=blitz'
+
+    Play by link starts from the first move: raises ``ValueError`` for a game from a set-up
+    position (check :func:`from_the_start` before offering the link).
     """
+    if not from_the_start(game):
+        raise ValueError("a game from a set-up position cannot be played by link: it starts from the first move")
     white_moves = COLORS[game.state.turn] == "white"
     remote = Settings("human" if white_moves else REMOTE, REMOTE if white_moves else "human", settings.variant)
     return game_url(path, remote.players, game, remote)

@@ -36,6 +36,7 @@ from ..compat import unique
 from ..diagram import parse_highlight
 from ..errors import YinshError
 from ..game import Game
+from ..limits import MAX_CAPTION_CHARS, MAX_PUZZLE_ANSWERS
 from ..link import decode_game
 from ..move import Move
 from . import read_params
@@ -47,7 +48,6 @@ PARAMETERS: Final = ("position", "record", "g", "ply", "steps", "highlight", "ro
 _SOURCES: Final = ("position", "record", "g")
 _TRUE: Final = frozenset({"1", "true", "yes", "on"})
 _FALSE: Final = frozenset({"", "0", "false", "no", "off"})
-_MAX_CAPTION: Final = 500
 
 
 class EmbedError(YinshError):
@@ -106,7 +106,10 @@ def parse_embed(search: str = "", hash_: str = "") -> EmbedSpec:
 
     Raises :class:`EmbedError` naming the parameter and the reason; nothing else.
     """
-    params = read_params(search, hash_)
+    try:
+        params = read_params(search, hash_)
+    except YinshError as exc:
+        raise EmbedError(f"The link cannot be read: {exc}.") from None
     unknown = sorted(set(params) - set(PARAMETERS))
     if unknown:
         raise EmbedError(f"Unknown parameter {_show(unknown[0])}: expected {', '.join(PARAMETERS)}.")
@@ -129,8 +132,9 @@ def parse_embed(search: str = "", hash_: str = "") -> EmbedSpec:
     elif params.get("expect", "").strip():
         raise EmbedError("expect= is the answer of a puzzle: add play=1.")
     caption = " ".join(params.get("caption", "").split())
-    if len(caption) > _MAX_CAPTION:
-        raise EmbedError(f"caption= is {len(caption)} characters long: at most {_MAX_CAPTION} fit under a diagram.")
+    if len(caption) > MAX_CAPTION_CHARS:
+        raise EmbedError(f"caption= is {len(caption)} characters long: "
+                         f"at most {MAX_CAPTION_CHARS} fit under a diagram.")
     return EmbedSpec(game, ply, steps, marked, rows, expected, caption)
 
 
@@ -187,6 +191,8 @@ def _expected(params: dict[str, str], game: Game, ply: int) -> tuple[Move, ...]:
     texts = [t.strip() for t in params.get("expect", "").split("|")]
     if not any(texts):
         raise EmbedError("play=1 needs the answer: expect=<move>, e.g. expect=e3-f3;xe3-e7xf7.")
+    if len(texts) > MAX_PUZZLE_ANSWERS:
+        raise EmbedError(f"expect= gives {len(texts):,} moves: a puzzle accepts at most {MAX_PUZZLE_ANSWERS}.")
     position = _after(game, ply)
     if position.result is not None:
         raise EmbedError("play=1: the game is over in that position, so there is no move to play.")

@@ -28,12 +28,16 @@ from typing import Final, NamedTuple
 from ..errors import YinshError
 from ..game import Game
 from ..link import decode_game, encode_game
-from . import Settings, settings_from_dict
+from . import Settings, load_json, settings_from_dict
 
-__all__ = ["SAVED_KEY", "SAVED_VERSION", "SavedGame", "SavedGameError", "saved_to_json", "saved_from_json"]
+__all__ = ["SAVED_KEY", "SET_ASIDE_KEY", "SAVED_VERSION", "SavedGame", "SavedGameError", "saved_to_json",
+           "saved_from_json"]
 
 SAVED_KEY: Final = "yinsh.saved"
 """The ``localStorage`` key of the saved game."""
+SET_ASIDE_KEY: Final = "yinsh.saved.unreadable"
+"""The ``localStorage`` key under which the page keeps saved data it could not read (for a bug
+report, or for a newer version of the page), before its next autosave replaces it."""
 SAVED_VERSION: Final = 1
 """The version of the saved form that this page writes and reads."""
 
@@ -58,7 +62,8 @@ def saved_to_json(game: Game, settings: Settings, time: int) -> str:
 
 def saved_from_json(text: str) -> SavedGame:
     """The game saved as ``text``; raises :class:`SavedGameError` (and nothing else) when it
-    cannot be read.
+    cannot be read. Its size and nesting are checked before it is parsed
+    (:func:`yinsh.web.load_json`), and the game code's length and characters before it is decoded.
 
     >>> saved_from_json('{"version": 2, "game": "G1…"}')
     Traceback (most recent call last):
@@ -66,9 +71,9 @@ def saved_from_json(text: str) -> SavedGame:
     yinsh.web.saved.SavedGameError: it was saved by a newer version of this page, in format 2, and ...
     """
     try:
-        data = json.loads(text)
-    except (TypeError, ValueError, RuntimeError):  # RecursionError is a RuntimeError (MicroPython has no other)
-        raise SavedGameError("it is not JSON") from None
+        data = load_json(text)
+    except ValueError as exc:
+        raise SavedGameError(str(exc)) from None
     if not isinstance(data, dict) or "version" not in data:
         raise SavedGameError("it is not a saved YINSH game")
     version = data["version"]
