@@ -132,8 +132,8 @@ def parse_move_text(text: str) -> MoveText:
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not a move: expected text")
     if len(text) > MAX_MOVE_CHARS:
-        raise NotationError(f"'{text[:20]}…' is not a move: it is {len(text):,} characters long, "
-                            f"and a move is at most {MAX_MOVE_CHARS}")
+        raise _not_a_move(text[:20] + "…", f"it is {len(text):,} characters long, and a move is at most "
+                                            f"{MAX_MOVE_CHARS}")
     clean = "".join(text.split()).lower()
     if not clean:
         raise _not_a_move("", "it is empty")

@@ -54,7 +54,7 @@ def from_digits(text: str) -> int:
         if c not in _VALUE:
             raise ValueError(f"{c!r} is not a base64url digit")
     padded = "A" * (-len(text) % 4) + text  # leading zeros, to whole groups of four digits
-    return int.from_bytes(binascii.a2b_base64(padded.replace("-", "+").replace("_", "/")), "big")
+    return int.from_bytes(binascii.a2b_base64(padded.replace("-", "+").replace("_", "/").encode()), "big")
 
 
 def check_digits(text: str) -> str:
