@@ -167,3 +167,9 @@ def test_the_repository_itself(tmp_path):
         assert server.get("/.git/config")[0] == 404 and server.get("/pyproject.toml")[0] == 404
     finally:
         server.close()
+
+
+def test_hosting_gives_the_same_kill_switch_to_retire_the_offline_copy():
+    text = (ROOT / "docs" / "HOSTING.md").read_text(encoding="utf-8")
+    block = text.split("## Retiring the offline copy", 1)[1].split("```js\n", 1)[1].split("```", 1)[0]
+    assert block == KILL_SWITCH_SW

@@ -72,12 +72,15 @@ _VERSIONED_DIR = re.compile(r"/static/vendor/[^/]+-[0-9a-f]{10}/")
 _HASHES: dict[tuple[str, int, int], str] = {}
 _HASHES_LOCK = threading.Lock()
 
-#: Served as /sw.js where the folder has none: undoes a built site's service worker.
+#: Served as /sw.js where the folder has none: undoes a built site's service worker. The same
+#: file retires a hosted site's offline copy (docs/HOSTING.md, "Retiring the offline copy").
 KILL_SWITCH_SW = """\
-// No service worker here (a development tree): remove one a built site left on this origin.
+// Retires the offline copy of YINSH kept for this folder: served as sw.js in place of the site's
+// own, it deletes the copy and unregisters itself; open tabs reload from the host.
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil((async () => {
-  for (const key of await caches.keys()) if (key.startsWith("yinsh:")) await caches.delete(key);
+  const prefix = "yinsh:" + new URL("./", self.location.href).pathname + ":";
+  for (const key of await caches.keys()) if (key.startsWith(prefix)) await caches.delete(key);
   await self.registration.unregister();
   for (const client of await self.clients.matchAll({type: "window"})) client.navigate(client.url);
 })()));
