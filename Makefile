@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DIST ?= dist
 
-.PHONY: setup play test bench bench-micropython site serve-site bench-web chromium clean
+.PHONY: setup play test test-fast bench bench-micropython site serve-site bench-web chromium clean
 
 setup: $(VENV)/.installed static/vendor/.installed chromium
 
@@ -31,6 +31,10 @@ play: setup
 
 test: setup
 	$(PY) -m pytest
+
+# Everything but the browser tests (rules, session, formats, MicroPython lane, lint): under two minutes.
+test-fast: setup
+	$(PY) -m pytest -m "not e2e"
 
 bench: $(VENV)/.installed
 	$(PY) -m yinsh bench --ai

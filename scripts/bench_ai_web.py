@@ -33,7 +33,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the package, and how the tests launch Chromium
+
+from browser import launch_options  # noqa: E402
 
 from yinsh.ai import SPEEDUP, think  # noqa: E402
 from yinsh.ai.bench import percentile  # noqa: E402
@@ -42,8 +44,6 @@ from yinsh.game import Game  # noqa: E402
 
 TARGETS_MS = {1: 50, 2: 150, 3: 500, 4: 2000, 5: 5000}
 BOOT_TIMEOUT_MS = 120_000
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"]
 
 # One position: the page's main thread calls the worker and times the round trip.
 THINK_JS = """async ([code, level, seed]) => {
@@ -65,10 +65,7 @@ def browser_times(codes_by_level: dict[int, list[str]], print_=print) -> tuple[d
     out: dict[int, dict] = {}
     try:
         with sync_playwright() as playwright:
-            options = {"headless": True, "args": CHROMIUM_ARGS}
-            if Path("/usr/bin/chromium").exists():
-                options["executable_path"] = "/usr/bin/chromium"
-            browser = playwright.chromium.launch(**options)
+            browser = playwright.chromium.launch(**launch_options())
             page = browser.new_page()
             errors: list[str] = []
             page.on("console", lambda m: m.type == "error" and errors.append(m.text))

@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the package, and the tests' helpers for their conftest
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the package, and how the tests launch Chromium
 
 TIMEOUT_MS = 90_000
 AI_TIMEOUT_MS = 60_000
@@ -175,7 +175,7 @@ def start_server(root: Path, traffic: Traffic, cache_headers: bool):
 
 
 def profile(playwright, directory: str, *, service_workers: str = "allow"):
-    from tests.e2e.conftest import launch_options
+    from browser import launch_options
 
     return playwright.chromium.launch_persistent_context(
         directory, viewport={"width": 1000, "height": 800}, service_workers=service_workers, **launch_options())

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import SYSTEM_CHROMIUM, launch_options
 from helpers import in_ci, unavailable
 from pages import GamePage, is_offsite, origin, shared_page_fixtures
 
@@ -37,16 +38,6 @@ E2E_DIR = Path(__file__).resolve().parent
 VENDOR = ROOT / "static" / "vendor"
 VENDOR_REQUIRED = (VENDOR / "pyodide" / "pyodide.mjs", VENDOR / "pyscript" / "core.js")
 ARTIFACTS = ROOT / "test-artifacts"
-SYSTEM_CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 
 
 def _missing_vendor() -> list[Path]:
@@ -118,14 +109,6 @@ def site_url() -> Iterator[str]:
 
 
 # --------------------------------------------------------------------------- browser
-
-
-def launch_options() -> dict[str, Any]:
-    """Playwright ``launch()`` keyword arguments for headless Chromium on these machines."""
-    options: dict[str, Any] = {"headless": True, "args": list(CHROMIUM_ARGS)}
-    if SYSTEM_CHROMIUM.exists():
-        options["executable_path"] = str(SYSTEM_CHROMIUM)
-    return options
 
 
 @pytest.fixture(scope="session")

@@ -137,7 +137,7 @@ def test_person_against_level_1_by_clicks(ai_page):
             seen = page.wait_for_function("""() => document.documentElement.dataset.ai === 'starting'
                 ? document.getElementById('prompt').textContent : window.yinshAI !== undefined && 'up'""",
                                           timeout=AI_TIMEOUT_MS).json_value()
-            assert seen in ("AI starting…", "up")
+            assert seen in ("The computer is getting ready…", "up")
             cold = False
         wait_for_person(page, before + 1)
         game = assert_consistent(page)

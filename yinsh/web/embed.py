@@ -15,17 +15,12 @@ or empty outside a puzzle), ``data-phase`` and, for a bad URL, ``data-error``.
 
 from __future__ import annotations
 
-try:
-    from pyodide.ffi import create_proxy, jsnull
-    from pyscript import document, window
-except ImportError:  # outside the browser: pytest still imports every module for its doctests
-    create_proxy = document = window = jsnull = None
-
 from ..board import parse_point
 from ..game import Game
 from ..move import Move, parse_row
 from ..render import board_svg
 from ..turn import Turn
+from .dom import document, element, find, listen, window
 from .embedding import EmbedError, EmbedSpec, parse_embed, step_label
 
 __all__ = ["Embed", "start"]
@@ -34,25 +29,12 @@ STEP_KEYS = {"ArrowLeft": "prev", "ArrowRight": "next", "Home": "first", "End": 
 VERDICTS = {True: ("Correct!", "Play again"), False: ("Not quite — try again.", "Try again")}
 
 
-def _find(element, selector: str):
-    """``element.closest(selector)``, or ``None`` (JavaScript's null is ``jsnull`` in Pyodide)."""
-    found = element.closest(selector) if element is not None and element is not jsnull else None
-    return None if found is None or found is jsnull else found
-
-
-def _warn(what: str) -> None:
-    import traceback  # only now: it is not cheap to import in the browser
-
-    window.console.warn(f"yinsh embed: {what}\n" + traceback.format_exc())
-
-
 class Embed:
     """The frame's state: what the URL asks for, the move shown, and a puzzle's turn."""
 
     def __init__(self) -> None:
         self.root = document.documentElement
         self.board = document.getElementById("board")
-        self.proxies: list = []  # keep the event proxies alive
         self.open_from_url()
 
     # ---------------------------------------------------------------- what is shown
@@ -180,39 +162,38 @@ class Embed:
 
     def focused_target(self) -> str | None:
         """The selector of the board's focused point or row, to focus it again after a redraw."""
-        active = document.activeElement
-        if active is None or active is jsnull or not self.board.contains(active):
+        active = element(document.activeElement)
+        if active is None or not self.board.contains(active):
             return None
         for attr in ("data-row", "data-point"):
-            value = active.getAttribute(attr)
-            if value is not None and value is not jsnull:
+            value = element(active.getAttribute(attr))
+            if value is not None:
                 return f'[{attr}="{value}"]'
         return None
 
     def make_focusable(self, focused: str | None, rows: bool) -> None:
         """What may be clicked now (``rows``: the rows too) is reached with Tab, and Enter acts on it."""
-        for element in self.board.querySelectorAll(".hit.can, .row" if rows else ".hit.can"):
-            name = element.getAttribute("data-point")
-            name = element.getAttribute("data-row") if name is None or name is jsnull else name
-            element.setAttribute("tabindex", "0")
-            element.setAttribute("role", "button")
-            element.setAttribute("aria-label", str(name))
+        for target in self.board.querySelectorAll(".hit.can, .row" if rows else ".hit.can"):
+            name = element(target.getAttribute("data-point")) or target.getAttribute("data-row")
+            target.setAttribute("tabindex", "0")
+            target.setAttribute("role", "button")
+            target.setAttribute("aria-label", str(name))
         if focused is not None:
-            target = self.board.querySelector(f"{focused}[tabindex]")
-            if target is None or target is jsnull:
-                target = self.board.querySelector("[tabindex]")
-            if target is not None and target is not jsnull:
+            target = element(self.board.querySelector(f"{focused}[tabindex]"))
+            if target is None:
+                target = element(self.board.querySelector("[tabindex]"))
+            if target is not None:
                 target.focus()
 
     # ---------------------------------------------------------------- events
 
-    def act_on(self, element) -> None:
+    def act_on(self, target) -> None:
         """A click (or Enter) on a point or a row of the puzzle's board."""
         turn = self.turn
         if turn is None or self.answer is not None:
             return
-        row_el = _find(element, "[data-row]")
-        point_el = _find(element, "[data-point]")
+        row_el = find(target, "[data-row]")
+        point_el = find(target, "[data-point]")
         if row_el is not None and turn.candidate_rows:
             first, _, last = str(row_el.getAttribute("data-row")).partition("-")
             self.hint = turn.click_row(parse_row(first, last)) or ""
@@ -233,7 +214,7 @@ class Embed:
         if self.spec.steps and key in STEP_KEYS:
             event.preventDefault()
             self.step(STEP_KEYS[key])
-        elif self.turn is not None and key in ("Enter", " ") and _find(event.target, "#board") is not None:
+        elif self.turn is not None and key in ("Enter", " ") and find(event.target, "#board") is not None:
             event.preventDefault()
             self.act_on(event.target)
         elif self.turn is not None and key == "Escape" and self.answer is None and self.turn.cancel():
@@ -241,11 +222,11 @@ class Embed:
             self.draw()
 
     def on_controls_click(self, event) -> None:
-        button = _find(event.target, "button")
+        button = find(event.target, "button")
         if button is None or button.disabled:
             return
-        where = button.getAttribute("data-step")
-        if where is not None and where is not jsnull:
+        where = element(button.getAttribute("data-step"))
+        if where is not None:
             self.step(str(where))
         elif str(button.getAttribute("data-action")) == "reset":
             self.reset_puzzle()
@@ -257,25 +238,11 @@ class Embed:
 
     # ---------------------------------------------------------------- wiring
 
-    def listen(self, element, event: str, handler) -> None:
-        proxy = create_proxy(self._guard(handler))
-        self.proxies.append(proxy)
-        element.addEventListener(event, proxy)
-
-    def _guard(self, handler):
-        def guarded(event):
-            try:
-                handler(event)
-            except Exception:  # a bug must never leave a traceback in the frame
-                _warn("a handler failed")
-                self.root.setAttribute("data-yinsh-error", "1")
-        return guarded
-
     def attach(self) -> None:
-        self.listen(self.board, "click", self.on_board_click)
-        self.listen(document, "keydown", self.on_key)
-        self.listen(document.getElementById("controls"), "click", self.on_controls_click)
-        self.listen(window, "hashchange", self.on_hash_change)
+        for target, event, handler in ((self.board, "click", self.on_board_click), (document, "keydown", self.on_key),
+                                       (document.getElementById("controls"), "click", self.on_controls_click),
+                                       (window, "hashchange", self.on_hash_change)):
+            listen(target, event, handler)  # a failure: a console warning, never a traceback in the frame
 
 
 def start() -> Embed:

@@ -15,16 +15,10 @@ from __future__ import annotations
 import asyncio
 import datetime
 
-try:
-    from pyodide.ffi import create_once_callable, jsnull, to_js
-    from pyscript import document, window
-except ImportError:  # outside the browser: pytest imports every module for its doctests
-    create_once_callable = to_js = document = window = jsnull = None
-
 from ..errors import YinshError
-from ..game import COLORS
 from ..record import Record
 from . import Settings, game_url, opponent_url
+from .dom import create_proxy, document, element, find, to_js, warn, window
 from .records import (
     RECORD_MIME,
     export_record,
@@ -35,6 +29,7 @@ from .records import (
     record_title,
 )
 from .saved import SAVED_KEY, saved_to_json
+from .session import NAMES, Session
 
 __all__ = ["GameKeeper", "ACTIONS"]
 
@@ -43,10 +38,14 @@ ACTIONS = ("save-record", "copy-record", "open-record", "copy-link", "copy-oppon
 
 
 class GameKeeper:
-    """Records, links and the saved game of one :class:`~yinsh.web.main.Page`."""
+    """Records, links and the saved game of ``session``'s page: ``show(game, settings,
+    notices)`` shows a game opened from a record, ``refresh()`` draws the page again after
+    an action that finishes later (the clipboard, a file)."""
 
-    def __init__(self, page) -> None:
-        self.page = page
+    def __init__(self, session: Session, show, refresh) -> None:
+        self.session = session
+        self.show = show
+        self.refresh = refresh
         self.dialog = document.getElementById("open-dialog")
         self.form = self.dialog.querySelector("form")
         self.parsed: tuple[str, list[Record] | Exception] | None = None
@@ -55,37 +54,34 @@ class GameKeeper:
 
     # ------------------------------------------------------------------ wiring
 
-    def attach(self) -> None:
-        page = self.page
-        page.listen(self.dialog, "click", self.on_dialog_click)
-        page.listen(self.field("record"), "input", lambda event: self.forget())
-        page.listen(self.field("record"), "change", lambda event: self.preview())
-        page.listen(self.field("file"), "change", lambda event: self.run(self.load_file()))
-        page.listen(document, "click", self.on_document_click)
+    def attach(self, listen) -> None:
+        listen(self.dialog, "click", self.on_dialog_click)
+        listen(self.field("record"), "input", lambda event: self.forget())
+        listen(self.field("record"), "change", lambda event: self.preview())
+        listen(self.field("file"), "change", lambda event: self.run(self.load_file()))
+        listen(document, "click", self.on_document_click)
 
     def on_document_click(self, event) -> None:
         """A click anywhere but in the open Game menu closes it, as menus do."""
-        from .main import _find
-
         menu = document.getElementById("game-menu")
-        if menu.open and _find(event.target, "#game-menu") is None:
+        if menu.open and find(event.target, "#game-menu") is None:
             menu.open = False
 
     def act(self, action: str) -> None:
         """Do what a Game menu button says."""
         document.getElementById("game-menu").open = False
+        session = self.session
         if action == "save-record":
             self.save_record()
         elif action == "copy-record":
             self.run(self.copy(self.record_text(), "Copied the record to the clipboard."))
         elif action == "copy-link":
-            url = self.absolute(game_url(str(window.location.pathname), self.page.players, self.page.game,
-                                         self.page.settings))
+            url = self.absolute(game_url(str(window.location.pathname), session.players, session.game,
+                                         session.settings))
             self.run(self.copy(url, "Copied the link to this game: it opens the game with every move so far."))
         elif action == "copy-opponent-link":
-            game = self.page.game
-            mover = COLORS[game.state.turn].capitalize()
-            url = self.absolute(opponent_url(str(window.location.pathname), game, self.page.settings))
+            mover = NAMES[session.game.to_move]
+            url = self.absolute(opponent_url(str(window.location.pathname), session.game, session.settings))
             self.run(self.copy(url, f"Copied the link for {mover}: send it to them. They play their move "
                                     "and send you a link back."))
         elif action == "open-record":
@@ -96,16 +92,11 @@ class GameKeeper:
         async def guarded():
             try:
                 await coroutine
-            except Exception:
-                from .main import _warn
-
-                _warn("a Game menu action failed")
-                self.notice("Something went wrong; the game is unchanged.")
-        asyncio.ensure_future(guarded())
-
-    def notice(self, text: str) -> None:
-        self.page.notices.append(text)
-        self.page.draw(board=False)
+            except Exception as exc:
+                warn("a Game menu action failed", exc)
+                self.session.notices.append("Something went wrong; the game is unchanged.")
+            self.refresh()
+        asyncio.create_task(guarded())
 
     def absolute(self, path: str) -> str:
         return str(window.location.origin) + path
@@ -117,13 +108,12 @@ class GameKeeper:
         return datetime.date(int(now.getFullYear()), int(now.getMonth()) + 1, int(now.getDate()))
 
     def record_text(self) -> str:
-        return export_record(self.page.game, self.page.settings, self.today())
+        return export_record(self.session.game, self.session.settings, self.today())
 
     def save_record(self) -> None:
         """Download the record as a ``.ygn`` file (a Blob and an ``<a download>``)."""
         name = record_filename(self.today())
-        blob = window.Blob.new(to_js([self.record_text()]),
-                               to_js({"type": RECORD_MIME}, dict_converter=window.Object.fromEntries))
+        blob = window.Blob.new(to_js([self.record_text()]), to_js({"type": RECORD_MIME}))
         url = window.URL.createObjectURL(blob)
         link = document.createElement("a")
         link.href = url
@@ -132,8 +122,8 @@ class GameKeeper:
         document.body.appendChild(link)
         link.click()
         link.remove()
-        window.setTimeout(create_once_callable(lambda: window.URL.revokeObjectURL(url)), 10_000)
-        self.notice(f"Saved the record as {name}.")
+        window.setTimeout(create_proxy(lambda: window.URL.revokeObjectURL(url)), 10_000)
+        self.session.notices.append(f"Saved the record as {name}.")
 
     async def copy(self, text: str, done: str) -> None:
         """Put ``text`` on the clipboard: the Clipboard API, else the old ``execCommand``."""
@@ -141,10 +131,10 @@ class GameKeeper:
             await window.navigator.clipboard.writeText(text)
         except Exception:  # no permission, no secure context, no focus: try the old way
             if not self.copy_by_selection(text):
-                self.notice("This browser did not let the page copy. Select the address or use "
-                            "Save record instead.")
+                self.session.notices.append("This browser did not let the page copy. Select the address or use "
+                                            "Save record instead.")
                 return
-        self.notice(done)
+        self.session.notices.append(done)
 
     def copy_by_selection(self, text: str) -> bool:
         area = document.createElement("textarea")
@@ -165,14 +155,15 @@ class GameKeeper:
 
     def autosave(self) -> None:
         """Keep the game and settings in ``localStorage`` (quietly: storage may be off)."""
-        page = self.page
+        session = self.session
         try:
-            window.localStorage.setItem(SAVED_KEY, saved_to_json(page.game, page.settings, int(window.Date.now())))
+            window.localStorage.setItem(SAVED_KEY, saved_to_json(session.game, session.settings,
+                                                                 int(window.Date.now())))
         except Exception:
             if not self.storage_warned:
                 self.storage_warned = True
-                page.notices.append("This browser does not keep data for this page: the game is not saved "
-                                    "across visits (the page's address still holds it).")
+                session.notices.append("This browser does not keep data for this page: the game is not saved "
+                                       "across visits (the page's address still holds it).")
 
     @staticmethod
     def read_saved() -> str | None:
@@ -180,7 +171,8 @@ class GameKeeper:
             text = window.localStorage.getItem(SAVED_KEY)
         except Exception:  # storage can be switched off
             return None
-        return None if text is None or text is jsnull else str(text)
+        text = element(text)
+        return None if text is None else str(text)
 
     # ------------------------------------------------------------------ the Open record dialog
 
@@ -246,9 +238,7 @@ class GameKeeper:
         self.preview()
 
     def on_dialog_click(self, event) -> None:
-        from .main import _find
-
-        button = _find(event.target, "button[data-action]")
+        button = find(event.target, "button[data-action]")
         if button is None:
             return
         action = str(button.getAttribute("data-action"))
@@ -269,5 +259,5 @@ class GameKeeper:
         which = f"game {index + 1} of {len(records)}: " if len(records) > 1 else ""
         self.dialog.close()
         game = record.game.copy()  # the dialog keeps the games it read; the page plays on a copy
-        settings = Settings(variant=game.variant, delay=self.page.settings.delay)  # both by hand: a game to look at
-        self.page.show_game(game, settings, [f"Opened {which}{record_title(record)}."])
+        settings = Settings(variant=game.variant, delay=self.session.settings.delay)  # by hand: a game to look at
+        self.show(game, settings, [f"Opened {which}{record_title(record)}."])

@@ -1,0 +1,122 @@
+"""The computer player's client (PyScript, main thread): the worker, started when needed.
+
+The computer player, the hint and the evaluation graph run in a web worker on Pyodide
+(:mod:`yinsh.web.worker`), so that the page stays responsive while it thinks and a game
+between people never downloads Pyodide at all. :meth:`ComputerClient.sync` asks the worker
+the questions the session wants answered (:meth:`~yinsh.web.session.Session.requests`),
+each once, and hands every answer back to the session, which drops the stale ones. The
+worker starts at once when a computer plays, else with the first question (or when the
+Hint button is about to be pressed).
+
+The worker gets its own file list and the self-hosted Pyodide as absolute URLs (a worker
+has no page to resolve against); ``sync_main_only`` because it never touches the page, so it
+needs no SharedArrayBuffer. Testing hooks: ``<html data-yinsh-ai-ready>`` once it is up,
+and ``window.yinshAI`` its exports (``scripts/bench_ai_web.py`` calls ``bench`` through it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from .computer import Request
+from .dom import document, warn, window
+from .session import Session
+
+__all__ = ["ComputerClient", "WORKER_URL", "BOOT_SECONDS"]
+
+WORKER_URL = "./yinsh/web/worker.py"
+BOOT_SECONDS = 120
+"""How long the worker may take to start before the page gives up on it."""
+
+
+class WorkerFailure(Exception):
+    """The worker could not answer (it did not start, or it said why)."""
+
+
+def _absolute(path: str) -> str:
+    return str(window.URL.new(path, document.baseURI).href)
+
+
+class ComputerClient:
+    """Asks the worker what ``session`` wants to know; ``refresh()`` draws the page again
+    after every change it makes to the session."""
+
+    def __init__(self, session: Session, refresh) -> None:
+        self.session = session
+        self.refresh = refresh
+        self.exports = None
+        self.ready = asyncio.Event()
+        self.asked: set[tuple] = set()
+        """The questions under way (their keys)."""
+        self.last_move_at = 0.0
+        """When (``performance.now()``) the last computer move was shown."""
+
+    def start(self) -> None:
+        """Start the worker (once); it boots on its own thread while the page is used."""
+        if self.session.computer == "off":
+            self.session.computer_state("starting")
+            asyncio.create_task(self._boot())
+
+    def sync(self) -> None:
+        """Ask every question the session wants answered that is not under way."""
+        requests = self.session.requests()
+        if requests or self.session.plays_computer():
+            self.start()
+        for request in requests:
+            if request.key not in self.asked:
+                self.asked.add(request.key)
+                asyncio.create_task(self._ask(request))
+
+    async def _boot(self) -> None:
+        try:
+            from pyscript import PyWorker, config
+
+            worker = PyWorker(WORKER_URL, type="pyodide", version=_absolute(config["interpreter"]),
+                              config={"files": dict(config["files"]), "sync_main_only": True})
+            await asyncio.wait_for(worker.ready, BOOT_SECONDS)
+            exports = worker.sync
+            answer = json.loads(str(await exports.hello()))
+            if not answer.get("ok"):
+                raise WorkerFailure(answer.get("error", "no answer"))
+        except Exception as exc:
+            late = isinstance(exc, asyncio.TimeoutError)
+            if not late and not isinstance(exc, WorkerFailure):
+                warn("the AI worker did not start", exc)
+            self.session.computer_state("failed", "it did not start in time" if late else "it could not start")
+        else:
+            self.exports = exports
+            window.yinshAI = exports
+            document.documentElement.setAttribute("data-yinsh-ai-ready", "")
+            self.session.computer_state("ready")
+        self.ready.set()
+        self.refresh()
+
+    async def _ask(self, request: Request) -> None:
+        session = self.session
+        try:
+            await self.ready.wait()
+            if self.exports is None:
+                return  # the session knows: the worker failed
+            if request.kind == "evaluate":
+                session.receive_values(request, str(await self.exports.evaluate(request.text)))
+                return
+            if not session.current(request):
+                return
+            answer = str(await self.exports.think(request.text, request.level, request.seed))
+            if request.kind == "hint":
+                session.receive_hint(request, answer)
+                return
+            wait = self.last_move_at + request.pause_ms - float(window.performance.now())
+            if wait > 0:  # the last move's animation and the viewer's chosen pause
+                await asyncio.sleep(wait / 1000)
+            played = session.generation
+            session.receive_move(request, answer)
+            if session.generation != played:
+                self.last_move_at = float(window.performance.now())
+        except Exception as exc:
+            warn(f"the computer's {request.kind} failed", exc)
+            session.request_failed(request, "something went wrong")
+        finally:
+            self.asked.discard(request.key)
+            self.refresh()

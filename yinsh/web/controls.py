@@ -1,0 +1,200 @@
+"""The board's input (PyScript, main thread): clicks, taps, drags and keys become decisions.
+
+Every input goes one way: the point (or row) it is for is found here, the session makes the
+decision (:meth:`~yinsh.web.session.Session.click_point`, which asks the
+:class:`~yinsh.turn.Turn`), and the page is drawn again from the session's status — the
+handlers are attached with :func:`~yinsh.web.dom.listen`, which does that after each of them.
+
+- A click or a tap acts on the point under it, else on the nearest point within
+  :data:`TOUCH_TARGET_PX` / 2 on the screen: a finger is broad, no gap between points is dead.
+- A ring may be dragged (pointer events: mouse, pen and touch alike); a press that moves
+  less than :data:`DRAG_THRESHOLD_PX` is left to the click. The lifted ring follows the
+  pointer and the lit point under it is marked (that is the only DOM this module touches:
+  it must follow the pointer at once).
+- Keys: the arrows move the keyboard's focus from point to point along the board's lines
+  (:func:`~yinsh.web.access.neighbour`), Enter and Space act on it, Escape cancels.
+"""
+
+from __future__ import annotations
+
+from ..board import parse_point, point_name
+from ..move import parse_row
+from ..render import UNIT, nearest_point, point_xy
+from ..turn import Phase
+from .access import neighbour, row_for_key
+from .dom import element, find
+from .session import Session
+from .status import status
+from .view import View
+
+__all__ = ["BoardInput", "DRAG_THRESHOLD_PX", "TOUCH_TARGET_PX"]
+
+DRAG_THRESHOLD_PX = 6
+TOUCH_TARGET_PX = 44
+"""A touch target's size on the screen: a tap within half of it from a point is for that
+point (the nearest one where targets overlap, as they do on a phone: points are 34 px apart)."""
+
+
+class BoardInput:
+    """The board's pointer and keyboard handlers, acting on ``session``; ``view`` is asked
+    only where the screen itself is the question (where a point is, the focus)."""
+
+    def __init__(self, session: Session, view: View) -> None:
+        self.session = session
+        self.view = view
+        self.board = view.board
+        self.drag: dict | None = None
+        self.suppress_click = False
+
+    def attach(self, listen) -> None:
+        """``listen(target, event, handler)`` attaches each handler (see :func:`yinsh.web.dom.listen`)."""
+        for event, handler in (("click", self.on_click), ("pointerdown", self.on_pointer_down),
+                               ("pointermove", self.on_pointer_move), ("pointerup", self.on_pointer_up),
+                               ("pointercancel", self.on_pointer_cancel), ("keydown", self.on_key)):
+            listen(self.board, event, handler)
+
+    # ------------------------------------------------------------------ clicks
+
+    def on_click(self, event) -> None:
+        if self.suppress_click:  # the click that ends a drag
+            self.suppress_click = False
+            return
+        if self.session.locked_out():
+            return
+        row = find(event.target, "[data-row]")
+        point = self.point_at(event)
+        if row is not None:
+            first, _, last = str(row.getAttribute("data-row")).partition("-")
+            self.session.click_row(parse_row(first, last))
+        elif point is not None:
+            self.view.focus_point = point
+            self.session.click_point(point)
+        else:
+            self.session.cancel()  # a click on the board beyond the points
+
+    def point_at(self, event) -> int | None:
+        """The point a click or a press is for: the one under it, else the nearest one within
+        TOUCH_TARGET_PX / 2 on the screen (or half a grid step on a large board)."""
+        hit = find(event.target, "[data-point]")
+        if hit is not None:
+            return parse_point(str(hit.getAttribute("data-point")))
+        if event.clientX == 0 and event.clientY == 0:  # a click with no position (keyboard, script)
+            return None
+        px_per_unit = float(self.board.querySelector("svg").getScreenCTM().a) or 1.0
+        within = max(0.5, TOUCH_TARGET_PX / 2 / (UNIT * px_per_unit))  # in grid steps
+        x, y = self.svg_xy(event)
+        return nearest_point(x, y, within)
+
+    def svg_xy(self, event) -> tuple[float, float]:
+        svg = self.board.querySelector("svg")
+        point = svg.createSVGPoint()
+        point.x = event.clientX
+        point.y = event.clientY
+        local = point.matrixTransform(svg.getScreenCTM().inverse())
+        return float(local.x), float(local.y)
+
+    # ------------------------------------------------------------------ keys
+
+    def on_key(self, event) -> None:
+        """The board's keys (the board has the focus): arrows move the focus along the lines,
+        Enter and Space act on the focused point as a click would."""
+        if event.ctrlKey or event.altKey or event.metaKey:
+            return
+        key = str(event.key)
+        if key.startswith("Arrow"):
+            event.preventDefault()
+            event.stopPropagation()  # arrows outside the board step through the moves
+            self.board.classList.add("keyboard")
+            self.view.focus_point = neighbour(self.view.focus_point, key, bool(event.shiftKey))
+            self.view.show_focus()
+        elif key in ("Enter", " "):
+            event.preventDefault()
+            self.board.classList.add("keyboard")
+            point = self.view.focus_point
+            row = None if self.session.board_locked() else row_for_key(self.session.turn, point)
+            if row is not None:
+                self.session.click_row(row)
+            else:
+                self.session.click_point(point)
+
+    # ------------------------------------------------------------------ dragging a ring
+
+    def on_pointer_down(self, event) -> None:
+        self.suppress_click = False
+        self.drag = None
+        self.board.classList.remove("keyboard")
+        turn = self.session.turn
+        if event.button != 0 or turn.phase not in (Phase.PICK_RING, Phase.MOVE_RING) or self.session.board_locked():
+            return
+        point = self.point_at(event)
+        if point is None or (point not in turn.movable_rings and point != turn.selected_ring):
+            return
+        self.drag = {"id": event.pointerId, "point": point, "x": event.clientX, "y": event.clientY,
+                     "active": False, "ring": None, "over": None}
+
+    def on_pointer_move(self, event) -> None:
+        drag = self.drag
+        if drag is None or event.pointerId != drag["id"]:
+            return
+        if not drag["active"]:
+            if abs(event.clientX - drag["x"]) + abs(event.clientY - drag["y"]) < DRAG_THRESHOLD_PX:
+                return
+            self.start_drag(drag, event.pointerId)
+        event.preventDefault()
+        x, y = self.svg_xy(event)
+        x0, y0 = point_xy(drag["point"])
+        if drag["ring"] is not None:
+            drag["ring"].style.transform = f"translate({x - x0:.1f}px,{y - y0:.1f}px)"
+        over = nearest_point(x, y)
+        over = over if over in self.session.turn.destinations else None
+        if over != drag["over"]:
+            for point, add in ((drag["over"], False), (over, True)):
+                hit = None if point is None else element(
+                    self.board.querySelector(f'[data-point="{point_name(point)}"]'))
+                if hit is not None:
+                    hit.classList.toggle("drop-target", add)
+            drag["over"] = over
+
+    def start_drag(self, drag: dict, pointer_id) -> None:
+        """The press became a drag: pick the ring (if it was not) and lift it above the others."""
+        drag["active"] = True
+        self.board.setPointerCapture(pointer_id)  # the board outlives every redraw
+        self.session.pick(drag["point"])
+        self.view.draw(status(self.session))  # the ring picked, before it is lifted
+        self.board.classList.add("dragging")
+        ring = element(self.board.querySelector(f'[data-ring="{point_name(drag["point"])}"]'))
+        drag["ring"] = ring
+        if ring is not None:
+            ring.classList.add("lifted")
+            ring.parentNode.appendChild(ring)
+
+    def on_pointer_up(self, event) -> None:
+        drag = self.drag
+        if drag is None or event.pointerId != drag["id"] or not drag["active"]:
+            self.drag = None
+            return
+        self.end_drag()
+        self.suppress_click = True  # the click that follows is this drop
+        x, y = self.svg_xy(event)
+        target = nearest_point(x, y)
+        if target is not None and target in self.session.turn.destinations:
+            self.session.click_point(target, dragged=True)
+            return
+        if target is not None and target != drag["point"]:
+            self.session.message = (f"{point_name(drag['point'])}-{point_name(target)} is not a legal move: "
+                                    "drop the ring on a lit point")
+
+    def on_pointer_cancel(self, event) -> None:
+        self.end_drag()
+
+    def end_drag(self) -> None:
+        """Forget the drag (a drop, Escape, Undo, a new game: whatever it was, it is over);
+        the lifted ring goes back to its point at the next drawing."""
+        if self.drag is not None and self.drag["active"]:
+            try:
+                self.board.releasePointerCapture(self.drag["id"])
+            except Exception:
+                pass
+            self.view.forget_board()
+        self.drag = None
+        self.board.classList.remove("dragging")

@@ -1,0 +1,121 @@
+"""The page's dialogs (PyScript, main thread): New game, "Discard this game?" and the keys.
+
+- The New game dialog shows the current players, variant and pace; Start hands the chosen
+  :class:`~yinsh.web.Settings` to ``start_game``.
+- Starting again while a game is in progress asks first: :meth:`Dialogs.confirm_new_game`.
+- The keyboard shortcuts (:data:`~yinsh.web.access.SHORTCUTS`) are listed in their own dialog.
+"""
+
+from __future__ import annotations
+
+from . import DELAYS, PLAYER_KINDS, VARIANTS, Settings
+from .access import SHORTCUTS
+from .dom import document, esc, find
+from .session import Session
+
+__all__ = ["Dialogs"]
+
+
+class Dialogs:
+    """The dialogs of one page; ``begin(settings)`` starts a new game (``None``: the same
+    players), once the person has agreed to discard the game in progress."""
+
+    def __init__(self, session: Session, begin) -> None:
+        self.session = session
+        self.begin = begin
+        self.setup = document.getElementById("new-game-dialog")
+        self.form = self.setup.querySelector("form")
+        self.confirm = document.getElementById("discard-dialog")
+        self.keys = document.getElementById("keys-dialog")
+        self.pending: tuple | None = None
+        """A new game waiting for the person to agree that the game in progress may go."""
+
+    def attach(self, listen) -> None:
+        self.keys.querySelector("dl").innerHTML = "".join(
+            f"<dt><kbd>{esc(keys)}</kbd></dt><dd>{esc(what)}</dd>" for keys, what in SHORTCUTS)
+        listen(self.keys, "click", self.on_keys_click)
+        listen(self.setup, "click", self.on_setup_click)
+        listen(self.setup, "change", lambda event: self.sync_setup())
+        listen(self.confirm, "click", self.on_confirm_click)
+        listen(self.confirm, "close", lambda event: self.forget_pending())
+
+    # ------------------------------------------------------------------ starting again
+
+    def confirm_new_game(self, settings: Settings | None = None) -> None:
+        """Restart, or the New game dialog's Start: asks first when a game is in progress."""
+        if not self.session.in_progress():
+            self.begin(settings)
+            return
+        self.pending = (settings,)
+        played = len(self.session.game.moves)
+        document.getElementById("discard-text").textContent = (
+            f"The game in progress ({played} move{'s' * (played != 1)} played) is not over. "
+            "Start a new one and discard it?")
+        self.confirm.showModal()
+
+    def forget_pending(self) -> None:
+        self.pending = None
+
+    def on_confirm_click(self, event) -> None:
+        button = find(event.target, "button[data-action]")
+        if button is None:
+            return
+        pending, self.pending = self.pending, None
+        self.confirm.close()
+        if str(button.getAttribute("data-action")) == "discard" and pending is not None:
+            self.begin(pending[0])
+
+    # ------------------------------------------------------------------ the New game dialog
+
+    def open_setup(self) -> None:
+        s = self.session.settings
+        self.field("white").value = s.white
+        self.field("black").value = s.black
+        for radio in self.form.querySelectorAll("input[name=variant]"):
+            radio.checked = radio.value == s.variant
+        self.field("delay").value = str(min(DELAYS, key=lambda d: abs(d - s.delay)))
+        self.sync_setup()
+        self.setup.showModal()
+
+    def field(self, name: str):
+        return self.form.elements.namedItem(name)
+
+    def sync_setup(self) -> None:
+        """The pace only matters when two computers play: show it then."""
+        both = all(str(self.field(color).value) != "human" for color in ("white", "black"))
+        document.getElementById("setup-pace").hidden = not both
+
+    def chosen(self) -> Settings:
+        def pick(name: str, allowed: tuple, default: str) -> str:
+            value = str(self.field(name).value)
+            return value if value in allowed else default
+
+        variant = "standard"
+        for radio in self.form.querySelectorAll("input[name=variant]"):
+            if radio.checked:
+                variant = str(radio.value)
+        delay = str(self.field("delay").value)
+        return Settings(white=pick("white", PLAYER_KINDS, "human"), black=pick("black", PLAYER_KINDS, "human"),
+                        variant=variant if variant in VARIANTS else "standard",
+                        delay=int(delay) if delay.isdigit() else self.session.settings.delay)
+
+    def on_setup_click(self, event) -> None:
+        button = find(event.target, "button[data-action]")
+        if button is None:
+            return
+        action = str(button.getAttribute("data-action"))
+        if action == "start-game":
+            settings = self.chosen()
+            self.setup.close()
+            self.confirm_new_game(settings)
+        elif action == "cancel-dialog":
+            self.setup.close()
+
+    # ------------------------------------------------------------------ the keys
+
+    def show_keys(self) -> None:
+        self.keys.showModal()
+
+    def on_keys_click(self, event) -> None:
+        if find(event.target, "button[data-action=close-keys]") is not None:
+            self.keys.close()

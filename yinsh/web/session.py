@@ -1,0 +1,426 @@
+"""One game at the page, browser-free: everything between a person's input and what the page shows.
+
+The page is one-way (docs/ARCHITECTURE.md): an input — a click turned into a
+:class:`~yinsh.turn.Turn` decision, a button, a key, the computer's answer — calls a method
+of :class:`Session`; :func:`yinsh.web.status.status` then says what the page shows (drawn by
+:mod:`yinsh.web.view`) and :meth:`Session.requests` what the computer is to be asked (sent
+by :mod:`yinsh.web.client`). Nothing here touches the DOM, a
+timer or the worker, so the page's logic is tested under CPython, and the module runs
+unchanged on MicroPython in the page.
+
+Every change of the position or of the players bumps :attr:`Session.generation`; an answer
+of the computer carries the generation it was asked for and is dropped (counted in
+:attr:`Session.discarded`) when the game has moved on.
+
+>>> from yinsh.web import Settings
+>>> session = Session(Game(), Settings(black="ai-2"))
+>>> session.click_point(parse_point("e3"))
+>>> session.game.record(), [r.kind for r in session.requests()]
+('1.e3', ['move'])
+>>> request = session.requests()[0]
+>>> session.receive_move(request, '{"ok": true, "move": "a5"}')
+>>> session.game.record(), session.turn.prompt
+('1.e3 2.a5', 'White: place a ring on an empty point')
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..board import parse_point  # noqa: F401 (doctests)
+from ..game import COLORS, Game
+from ..move import Move
+from ..turn import Turn
+from . import REMOTE, Settings, ai_level
+from .computer import HINT_LEVEL, MOVE_MS, PLACE_MS, Request, answer_of, frames_of
+from .guide import guide_line
+from .history import History
+
+__all__ = ["Session", "Motion", "NAMES", "GRAPHS_KEPT"]
+
+GRAPHS_KEPT = 8
+"""How many records' evaluation graphs are remembered."""
+NAMES = {"white": "White", "black": "Black"}
+
+
+class Motion:
+    """How the board shows the change just made, once: ``animate`` is :func:`board_svg`'s
+    (``True``, ``"flips"`` for a dragged ring, ``False``); ``frames`` the steps of a computer's
+    move with removals (``board_svg`` arguments and how long each shows). ``token`` tells one
+    motion from the next: the view plays each once."""
+
+    __slots__ = ("token", "animate", "frames")
+
+    def __init__(self, token: int, animate: bool | str = False, frames: list | None = None) -> None:
+        self.token = token
+        self.animate = animate
+        self.frames = frames or []
+
+
+class Session:
+    """The game, the turn being built, its history, who plays, the review and the state of the
+    computer player."""
+
+    def __init__(self, game: Game, settings: Settings, notices: list[str] | None = None, seed: int = 0) -> None:
+        self.generation = 0
+        """Grows at every change of position or players: an answer for an older one is stale."""
+        self.discarded = 0
+        """How many answers of the computer were dropped because the game had moved on."""
+        self.motion = Motion(0)
+        self.message = ""
+        """The answer to the last input (why a click did nothing, the hint found, …)."""
+        self.guide = True
+        """Whether the first-game guide is shown (the visitor's choice)."""
+        self.computer = "off"
+        """The computer player's worker: ``off``, ``starting``, ``ready`` or ``failed``."""
+        self.computer_failure = ""
+        self.graphs: dict[str, list[float] | str] = {}
+        """Evaluation graph values by record, or why there are none."""
+        self._graph_order: list[str] = []
+        self._guide_for: tuple[Turn, int, str] | None = None
+        self.open(game, settings, notices or [], seed)
+
+    # ------------------------------------------------------------------ players
+
+    @property
+    def players(self) -> dict[str, str]:
+        return self.settings.players
+
+    def level_of(self, color: str) -> int | None:
+        return ai_level(self.players[color])
+
+    def computer_to_move(self) -> int | None:
+        """The level of the computer player to move, if one is and the game goes on."""
+        if self.game.result is not None:
+            return None
+        return self.level_of(self.game.to_move)
+
+    def remote_to_move(self) -> bool:
+        """Whether the player to move plays by link on another device."""
+        return self.game.result is None and self.players[self.game.to_move] == REMOTE
+
+    def person_to_move(self) -> bool:
+        """Whether the person at this device is to move (the game goes on, and neither a
+        computer nor the opponent playing by link is to move)."""
+        return self.game.result is None and self.computer_to_move() is None and not self.remote_to_move()
+
+    def both_computers(self) -> bool:
+        return all(self.level_of(c) is not None for c in COLORS)
+
+    def plays_computer(self) -> bool:
+        """Whether a computer plays a colour (the page then starts the worker at once)."""
+        return any(self.level_of(c) is not None for c in COLORS)
+
+    def name_of(self, color: str) -> str:
+        level = self.level_of(color)
+        return NAMES[color] + ("" if level is None else f" (AI {level})")
+
+    def not_here(self) -> set[str]:
+        """The colours nobody plays at this device: computers, and the opponent playing by
+        link (Undo goes back to, and Redo stops at, a decision made here)."""
+        return {c for c in COLORS if self.level_of(c) is not None or self.players[c] == REMOTE}
+
+    def in_progress(self) -> bool:
+        """Whether starting again would throw a game away: moves played and not over."""
+        return bool(self.game.moves) and self.game.result is None
+
+    # ------------------------------------------------------------------ the game
+
+    def open(self, game: Game, settings: Settings, notices: list[str], seed: int | None = None) -> None:
+        """Make ``game`` the session's game, played by ``settings``' players, with ``notices``:
+        nothing half built, nothing reviewed, not paused; then the moves nobody chooses."""
+        self.game = game
+        self.settings = settings
+        self.history = History(game)
+        self.notices = list(notices)
+        self.message = ""
+        self.reviewing: int | None = None
+        self.paused = False
+        if seed is not None:
+            self.seed = seed
+        self.turn = Turn(game)
+        self._changed()
+        self._auto_moves()
+
+    def new_game(self, settings: Settings | None, seed: int) -> None:
+        """A fresh game with ``settings`` (or the current ones) and a new seed for the computer."""
+        settings = self.settings if settings is None else settings
+        self.open(Game(settings.variant), settings, [], seed)  # type: ignore[arg-type]
+
+    def _changed(self) -> None:
+        """The position or the players changed: questions about the old ones are stale now."""
+        self.generation += 1
+        self.suggestion: Move | None = None
+        self.suggesting = False
+        self.pause_ms = 0
+
+    def _move(self, animate: bool | str = False, frames: list | None = None) -> None:
+        self.motion = Motion(self.motion.token + 1, animate, frames)
+
+    def commit(self, move: Move) -> None:
+        """Play ``move`` (checked) and everything that follows a move: what was undone can no
+        longer be redone, a new turn, the moves nobody chooses, stale questions dropped."""
+        self.history.play(move)
+        self.turn = Turn(self.game)
+        self._changed()
+        self._auto_moves()
+
+    def _auto_moves(self) -> None:
+        """Play the moves nobody chooses (a pass when no ring can move), with a notice."""
+        while self.turn.move is not None:
+            if self.turn.passed:
+                self.notices.append(f"{self.turn.name} has no ring that can move and passes.")
+            self.history.play(self.turn.move)
+            self.turn = Turn(self.game)
+            self._changed()
+
+    # ------------------------------------------------------------------ a person's decisions
+
+    def board_locked(self) -> str:
+        """Why the person at this device may not act on the board now, or ``""``."""
+        if self.reviewing is not None:
+            return "This is a past position: Back to game to play on."
+        if self.computer_to_move() is not None:
+            return f"{self.name_of(self.game.to_move)} is to move: wait for it."
+        if self.remote_to_move():
+            return f"{NAMES[self.game.to_move]} plays on their own device: send them the link."
+        return ""
+
+    def locked_out(self) -> bool:
+        """True (and the message says why) when the person here may not act on the board now."""
+        locked = self.board_locked()
+        if locked:
+            self.message = locked
+        return bool(locked)
+
+    def click_point(self, point: int, dragged: bool = False) -> None:
+        """A click (a tap, Enter, a ring dropped) on ``point``."""
+        self._decide(lambda: self.turn.click_point(point), dragged)
+
+    def click_row(self, window: int) -> None:
+        """A click on the candidate row ``window`` (on the board or its button)."""
+        self._decide(lambda: self.turn.click_row(window))
+
+    def _decide(self, act, dragged: bool = False) -> None:
+        """Make a decision of the turn; once it completes a move, commit the move."""
+        if self.locked_out():
+            return
+        moved_before = self.turn.ring_move
+        version = self.turn.version
+        self.message = act() or ""
+        if self.turn.version == version and self.turn.move is None:
+            return
+        animate: bool | str = False
+        if self.turn.ring_move is not None and moved_before is None:
+            animate = "flips" if dragged else True  # a dragged ring is already where it goes
+        move = self.turn.move
+        if move is not None:
+            self.notices = []
+            if move.kind == "place":
+                animate = True
+            self.commit(move)
+        self._move(animate)
+
+    def cancel(self) -> bool:
+        """Escape, or a click beyond the points: put a picked ring back, unchoose a row."""
+        if self.reviewing is None and self.turn.cancel():
+            self.message = ""
+            return True
+        return False
+
+    def pick(self, point: int) -> None:
+        """A ring starts being dragged: it is the ring picked (another one is put back)."""
+        if self.turn.selected_ring != point:
+            self.turn.cancel()
+            self.turn.click_point(point)
+            self.message = ""
+
+    # ------------------------------------------------------------------ undo and redo
+
+    def undo(self) -> None:
+        """Take back the turn being built, else the last move a person chose (and the
+        computer's answer to it); between two computers, the last move, and pause."""
+        self.reviewing = None
+        if self.turn.reset():
+            self.message = ""
+            return
+        if not self.history.undo(self.not_here()):
+            self.message = "Nothing to undo"
+            return
+        self._after_history()
+
+    def redo(self) -> None:
+        """Play again what Undo took back: a person's turn and the computer's answer to it;
+        between two computers, one move (and stay paused)."""
+        self.reviewing = None
+        if not self.history.can_redo():
+            self.message = "Nothing to redo"
+            return
+        self.history.redo(self.not_here())
+        self._after_history()
+
+    def _after_history(self) -> None:
+        if self.both_computers():
+            self.paused = True
+        self.turn = Turn(self.game)
+        self.notices = []
+        self.message = ""
+        self._changed()
+        self._auto_moves()
+
+    def toggle_pause(self) -> None:
+        """Pause or resume a game between two computers (a search under way is dropped)."""
+        self.paused = not self.paused
+        self._changed()
+
+    # ------------------------------------------------------------------ reviewing the past
+
+    def review(self, index: int) -> None:
+        """Show the position after ``index`` moves (0: the start), not playable. The game goes
+        on meanwhile: a computer's move is played into it and the review stays."""
+        if not self.game.moves:
+            self.message = "No move to review yet."
+            return
+        self.reviewing = max(0, min(index, len(self.game.moves)))
+        self.message = ""
+
+    def step_review(self, step: str) -> None:
+        """``first``, ``prev``, ``next`` or ``last``, from the move shown (the last if none)."""
+        count = len(self.game.moves)
+        at = count if self.reviewing is None else self.reviewing
+        self.review({"first": 0, "prev": at - 1, "next": at + 1, "last": count}[step])
+
+    def leave_review(self) -> bool:
+        """Back to the game: the board as it is now, playable; whether anything changed."""
+        if self.reviewing is None:
+            return False
+        self.reviewing = None
+        self.message = ""
+        return True
+
+    # ------------------------------------------------------------------ the computer
+
+    def ask_hint(self) -> None:
+        """The Hint button: ask for the move level :data:`HINT_LEVEL` would play."""
+        if self.game.result is not None:
+            self.message = "The game is over."
+        elif self.computer_to_move() is not None:
+            self.message = "It is the computer's turn."
+        elif self.remote_to_move():
+            self.message = "It is the opponent's turn, on their own device."
+        elif self.suggestion is None:
+            self.suggesting = True
+
+    def requests(self) -> list[Request]:
+        """What the computer is to be asked now (the client asks each question once)."""
+        if self.computer == "failed":
+            return []
+        out = []
+        level = self.computer_to_move()
+        seed = self.seed + self.game.ply
+        if level is not None and not self.paused:
+            out.append(Request("move", self.generation, self.game.position(), level, seed, self.pause_ms))
+        if self.suggesting:
+            out.append(Request("hint", self.generation, self.game.position(), HINT_LEVEL, seed))
+        if self.reviewing is not None and self.game.moves:
+            record = self.game.record()
+            if record not in self.graphs:
+                out.append(Request("evaluate", self.generation, record))
+        return out
+
+    def computer_state(self, state: str, failure: str = "") -> None:
+        """The client says how the worker is: ``starting``, ``ready`` or ``failed`` (and why).
+        Once it has failed, the computer's colours are played by hand and a hint is refused."""
+        self.computer = state
+        self.computer_failure = failure
+        if state != "failed":
+            return
+        level = self.computer_to_move()
+        if level is not None and not self.paused:
+            self.computer_failed(self.game.to_move, f"the computer player is unavailable: {failure}")
+        if self.suggesting:
+            self.suggesting = False
+            self.message = f"No hint: the computer player is unavailable: {failure}"
+
+    def current(self, request: Request) -> bool:
+        """Whether ``request`` is about the game as it is; if not, it is counted as discarded."""
+        if request.generation == self.generation:
+            return True
+        self.discarded += 1
+        return False
+
+    def receive_move(self, request: Request, text: str) -> None:
+        """The computer's move for ``request`` (its JSON answer), checked like any move and
+        played, drawn in steps; dropped if the game has moved on since it was asked."""
+        if not self.current(request):
+            return
+        color = self.game.to_move
+        try:
+            move = self.game.parse_move(str(answer_of(text)["move"]))
+        except (ValueError, KeyError) as exc:
+            self.computer_failed(color, str(exc))
+            return
+        try:
+            frames = frames_of(self.game, move)
+        except Exception:  # only the drawing in steps is lost: the move is played all the same
+            frames = []
+        self.commit(move)
+        if self.both_computers():
+            shown = sum(ms for _, ms in frames) or (PLACE_MS if move.kind == "place" else MOVE_MS)
+            self.pause_ms = shown + self.settings.delay
+        self._move(move.kind != "pass", frames)
+
+    def receive_hint(self, request: Request, text: str) -> None:
+        """The hint for ``request``: marked on the board, named in the message, not played."""
+        if not self.current(request):
+            return
+        self.suggesting = False
+        try:
+            move = self.game.parse_move(str(answer_of(text)["move"]))
+        except (ValueError, KeyError) as exc:
+            self.message = f"No hint: {exc}"
+            return
+        self.suggestion = move
+        self.message = f"Hint: {move} (what level {HINT_LEVEL} would play)"
+
+    def receive_values(self, request: Request, text: str) -> None:
+        """The evaluation graph's values for the record of ``request`` (kept by record)."""
+        try:
+            result: list[float] | str = [float(v) for v in answer_of(text)["values"]]
+        except (ValueError, KeyError, TypeError) as exc:
+            result = f"No evaluation graph: {exc}."
+        if request.text not in self.graphs:
+            self._graph_order.append(request.text)
+        self.graphs[request.text] = result
+        while len(self._graph_order) > GRAPHS_KEPT:
+            del self.graphs[self._graph_order.pop(0)]
+
+    def request_failed(self, request: Request, reason: str) -> None:
+        """The client could not get an answer to ``request`` (``reason`` says why)."""
+        if request.kind == "evaluate":
+            self.receive_values(request, json.dumps({"ok": False, "error": reason}))
+        elif self.current(request):
+            if request.kind == "hint":
+                self.suggesting = False
+                self.message = f"No hint: {reason}"
+            else:
+                self.computer_failed(self.game.to_move, reason)
+
+    def computer_failed(self, color: str, reason: str) -> None:
+        """No traceback on the page: a notice, and the person plays that colour by hand."""
+        name = NAMES[color]
+        self.notices.append(f"The computer could not move for {name} ({reason}). {name} is played by hand now.")
+        players = dict(self.players)
+        players[color] = "human"
+        s = self.settings
+        self.settings = Settings(white=players["white"], black=players["black"], variant=s.variant, delay=s.delay)
+        self._changed()
+
+    def guide_line(self) -> str:
+        """The guide's line for the turn being built ('' when off or nobody here is to move)."""
+        if not self.guide or not self.person_to_move() or self.reviewing is not None:
+            return ""
+        turn = self.turn
+        if self._guide_for is None or self._guide_for[0] is not turn or self._guide_for[1] != turn.version:
+            self._guide_for = (turn, turn.version, guide_line(turn))
+        return self._guide_for[2]

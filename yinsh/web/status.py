@@ -1,0 +1,270 @@
+"""What the game page shows, browser-free: :func:`status` reads a :class:`~yinsh.web.session.Session`.
+
+A :class:`Status` is the page as plain values — the board's :func:`~yinsh.render.board_svg`
+arguments, the prompt and the guide's line, the players, the pool, the move list, the review
+area, which buttons are enabled — so that :mod:`yinsh.web.view` only copies it into the DOM
+and everything the page decides is tested under CPython (tests/test_web_session.py).
+
+>>> from yinsh.game import Game
+>>> from yinsh.web import Settings
+>>> shown = status(Session(Game.from_record("1.e3 2.a5"), Settings(black="ai-2")))
+>>> shown.prompt, shown.moves, shown.players[1].kind
+('White: place a ring on an empty point', [(1, 'white', 'e3'), (2, 'black', 'a5')], 'AI 2')
+"""
+
+from __future__ import annotations
+
+from ..game import COLORS, Game
+from ..move import Move, row_name
+from ..render import ring_icon_svg
+from ..state import RINGS_PER_PLAYER, State, pool
+from ..turn import result_text
+from . import player_label
+from .access import point_labels, spoken_prompt
+from .history import mover_of, state_after
+from .session import NAMES, Motion, Session
+
+__all__ = ["Status", "PlayerStatus", "ReviewStatus", "status", "POOL_WARNING"]
+
+POOL_WARNING = 10
+"""From this many markers left, the pool says that the game may end on markers."""
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+class _Parts:
+    """Plain attributes given by keyword (MicroPython has no dataclasses)."""
+
+    def __init__(self, **parts: object) -> None:
+        for name, value in parts.items():
+            setattr(self, name, value)
+
+
+class PlayerStatus(_Parts):
+    """One player in the panel."""
+
+    color: str
+    active: bool
+    """Whether it is this player's turn."""
+    thinking: bool
+    """Whether this player is the computer, searching its move."""
+    kind: str
+    """Who plays: ``by hand``, ``AI 3``, ``Opponent (by link)``."""
+    score: int
+    need: int
+    """Rings removed, and how many win."""
+    rings: str
+    """The score as ring icons (SVG)."""
+    on_board: str
+
+
+class ReviewStatus(_Parts):
+    """The review area, while a past position is shown."""
+
+    at: int
+    """How many moves the position shown has played (0: the start)."""
+    count: int
+    first_number: int
+    """The record's number of the game's first move."""
+    label: str
+    values: list[float] | str
+    """The evaluation graph's values, or why there are none (yet)."""
+
+
+class Status(_Parts):
+    """What the page shows now (:meth:`Session.status`); the view draws it."""
+
+    game: Game
+    board: dict
+    """The :func:`~yinsh.render.board_svg` arguments of the board shown."""
+    motion: Motion
+    reviewing: int | None
+    prompt: str
+    detail: str
+    spoken: str
+    """The prompt as a screen reader hears it."""
+    guide: str
+    message: str
+    """The answer to the last input (the ``#hint`` line)."""
+    notices: tuple[str, ...]
+    record: str
+    position: str
+    result: str
+    phase: str
+    turn_color: str
+    """Whose turn is being built (also when the game is over)."""
+    to_move: str
+    """Who is to move, empty once the game is over."""
+    hint: str
+    """The hint's move, empty when none is shown."""
+    ai: str
+    discarded: int
+    players: list[PlayerStatus]
+    pool: int
+    pool_warning: str
+    moves: list[tuple[int, str, str]]
+    review: ReviewStatus | None
+    banner: tuple[str, str] | None
+    can_undo: bool
+    can_redo: bool
+    hint_hidden: bool
+    hint_disabled: bool
+    hint_busy: bool
+    pause_hidden: bool
+    pause_label: str
+    send_link: bool
+    row_choices: list[tuple[str, bool]]
+
+
+def last_move(session: Session) -> Move | tuple[int, int] | None:
+    """What the board marks as the last move: the ring moved in this turn, else the last
+    move played (not once this turn's removals have changed the board)."""
+    if session.turn.ring_move is not None:
+        return session.turn.ring_move
+    if session.turn.decisions and session.turn.removals:
+        return None
+    return session.game.moves[-1] if session.game.moves else None
+
+def suggested_points(session: Session) -> list[int]:
+    """The points of the hint shown: the ring and where it goes, the rings removed."""
+    move = session.suggestion
+    if move is None:
+        return []
+    points = [r.ring for r in move.before + move.after]
+    return points + [p for p in (move.source, move.target) if p is not None]
+
+def board_args(session: Session) -> dict:
+    """The :func:`~yinsh.render.board_svg` arguments of the board shown now."""
+    if session.reviewing is not None:
+        shown = session.reviewing
+        state = state_after(session.game, shown)
+        return {"position": state, "last_move": session.game.moves[shown - 1] if shown else None,
+                "point_labels": point_labels(None, state)}
+    turn = session.turn
+    person = session.person_to_move()
+    board: dict = turn.highlights() if person else {}
+    board.update(position=turn.state, last_move=last_move(session), marked=suggested_points(session),
+                 point_labels=point_labels(turn if person else None, turn.state))
+    return board
+
+def prompt_lines(session: Session) -> tuple[str, str]:
+    """The prompt and the line under it."""
+    turn, game = session.turn, session.game
+    level = session.computer_to_move()
+    mover = game.to_move
+    if game.result is not None:
+        return result_text(game) or "", turn.detail
+    if level is not None and session.paused:
+        return f"{session.name_of(mover)} to move: paused", "Press Resume to let the computers play on."
+    if session.remote_to_move():
+        return (f"{NAMES[mover]} to move, on their own device",
+                "Send them the link to this game (Link for the opponent); their move comes back as a link.")
+    if level is not None:
+        if session.computer in ("off", "starting"):
+            return "The computer is getting ready…", f"{session.name_of(mover)} moves as soon as it is ready."
+        detail = ("Two computers play: Pause stops them, Undo takes back a move." if session.both_computers()
+                  else "The board stays yours to look at; Undo takes back your last move.")
+        return f"{session.name_of(mover)} is thinking…", detail
+    if session.suggesting and session.computer in ("off", "starting"):
+        return turn.prompt, "The computer is getting ready: the hint comes as soon as it is up."
+    return turn.prompt, turn.detail
+
+def ai_state(session: Session) -> str:
+    """``starting`` while a question waits for the worker, ``thinking`` while the computer
+    searches, ``failed`` once it cannot, else empty (``<html data-ai>``)."""
+    if session.computer == "failed":
+        return "failed"
+    asked = session.suggesting or (session.computer_to_move() is not None and not session.paused)
+    if not asked:
+        return ""
+    return "thinking" if session.computer == "ready" else "starting"
+
+def players_shown(session: Session, thinking: bool) -> list[PlayerStatus]:
+    s: State = session.turn.state
+    active = None if session.game.result is not None else session.game.to_move
+    out = []
+    for color, score in zip(COLORS, (s.white_score, s.black_score)):
+        need = s.rings_to_win
+        on_board = _bits(s.white_rings if color == "white" else s.black_rings)
+        out.append(PlayerStatus(
+            color=color, active=active == color, thinking=thinking and active == color,
+            kind=player_label(session.players[color]), score=score, need=need,
+            rings="".join(ring_icon_svg(color, filled=i < score) for i in range(need)),
+            on_board=(_plural(on_board, "ring") + " on the board" if not s.in_placement
+                      else _plural(RINGS_PER_PLAYER - on_board, "ring") + " to place")))
+    return out
+
+def moves_shown(session: Session) -> list[tuple[int, str, str]]:
+    """The move list: (number in the record, colour of the player who made it, move)."""
+    first = session.game.start_ply
+    return [(first + i + 1, mover_of(session.game, i), str(move)) for i, move in enumerate(session.game.moves)]
+
+def review_shown(session: Session) -> ReviewStatus | None:
+    shown = session.reviewing
+    if shown is None:
+        return None
+    game = session.game
+    values = session.graphs.get(game.record())
+    if values is None:
+        values = ("No evaluation graph: the computer player is unavailable." if session.computer == "failed"
+                  else "Evaluating the moves…")
+    return ReviewStatus(at=shown, count=len(game.moves), first_number=game.start_ply + 1, values=values,
+                  label="Reviewing the start" if shown == 0 else f"Reviewing move {game.start_ply + shown}")
+
+def status(session: Session) -> Status:
+    """What the page shows now for ``session`` (pure: asking twice gives the same answer)."""
+    game, turn = session.game, session.turn
+    over = game.result is not None
+    prompt, detail = prompt_lines(session)
+    ai = ai_state(session)
+    thinking = ai == "thinking" and not session.suggesting
+    level = session.computer_to_move()
+    left = pool(turn.state)
+    person = session.person_to_move()
+    result = result_text(game) if session.reviewing is None else None  # not over a past position
+    title, _, why = (result or "").partition(": ")  # "Black wins: three rings removed (3 to 2)"
+    return Status(
+        game=game, board=board_args(session), motion=session.motion, reviewing=session.reviewing,
+        prompt=prompt, detail=detail, spoken=spoken_prompt(prompt, turn if level is None else None),
+        guide=session.guide_line(), message=session.message, notices=tuple(session.notices[-3:]),
+        record=game.record(), position=game.position(), result=game.result or "",
+        phase=turn.phase.value, turn_color=COLORS[turn.color], to_move="" if over else game.to_move,
+        hint=str(session.suggestion) if session.suggestion else "", ai=ai, discarded=session.discarded,
+        players=players_shown(session, thinking),
+        pool=left, pool_warning=_pool_warning(left),
+        moves=moves_shown(session), review=review_shown(session),
+        banner=(title, why[:1].upper() + why[1:]) if result else None,
+        can_undo=bool(turn.decisions) or session.history.can_undo(session.not_here()),
+        can_redo=session.history.can_redo(),
+        hint_hidden=session.both_computers(), hint_busy=session.suggesting,
+        hint_disabled=over or level is not None or session.computer == "failed",
+        pause_hidden=not session.both_computers() or over, pause_label="Resume" if session.paused else "Pause",
+        send_link=session.remote_to_move(),
+        row_choices=row_choices(session) if person else [],
+    )
+
+def row_choices(session: Session) -> list[tuple[str, bool]]:
+    """Several candidate rows: each is also a button (name, whether it is the one chosen)."""
+    rows = session.turn.candidate_rows
+    if len(rows) < 2 or session.reviewing is not None:
+        return []
+    return [(row_name(w), w == session.turn.selected_row) for w in rows]
+
+
+def _bits(bitboard: int) -> int:
+    count = 0
+    while bitboard:
+        bitboard &= bitboard - 1
+        count += 1
+    return count
+
+
+def _pool_warning(left: int) -> str:
+    if left > POOL_WARNING:
+        return ""
+    if left == 0:
+        return "The pool is empty: the game ends on rings."
+    return (f"Only {_plural(left, 'marker')} left: when the pool is empty the game ends and more rings "
+            "removed wins.")
