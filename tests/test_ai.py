@@ -246,7 +246,7 @@ class TestFeatures:
             assert reached == sum(BIT[d] for d in {d for _, d in moves})
             expected = 0
             for a, b in moves:
-                expected |= BETWEEN[a, b] & markers
+                expected |= BETWEEN[a << 8 | b] & markers
             assert flippable == expected
 
     def test_completion_points_are_the_missing_points_of_fours(self):

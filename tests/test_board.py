@@ -31,6 +31,15 @@ def test_h4_d8_is_not_a_line():
     assert line_step(P("e1"), P("e10")) == 1
 
 
+def test_line_step_agrees_with_the_rays():
+    """Two points share a line exactly when one lies on a ray of the other (the board is convex)."""
+    for a in POINTS:
+        along = {q: ray[0] - a for ray in RAYS[a] for q in ray}
+        for b in POINTS:
+            assert line_step(a, b) == along.get(b), (point_name(a), point_name(b))
+
+
 def test_between_is_exclusive():
-    assert points_of(BETWEEN[P("e1"), P("e5")]) == [P("e2"), P("e3"), P("e4")]
-    assert BETWEEN[P("e1"), P("e2")] == 0
+    assert points_of(BETWEEN[P("e1") << 8 | P("e5")]) == [P("e2"), P("e3"), P("e4")]
+    assert BETWEEN[P("e1") << 8 | P("e2")] == 0
+    assert BETWEEN[P("h4") << 8 | P("d8")] == 0  # no common line

@@ -13,7 +13,7 @@ import json
 import random
 
 import pytest
-from helpers import DATA, load
+from helpers import DATA, game_at, load
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +22,7 @@ import yinsh.web.saved
 from yinsh import Game, IllegalMoveError, NotationError
 from yinsh.link import decode_game, encode_game
 from yinsh.playout import random_move
+from yinsh.state import BLACK
 from yinsh.web import REMOTE, Settings, from_the_start, game_url, open_page, opponent_url
 from yinsh.web.records import export_record, export_tags, import_error_message, read_import, record_filename
 from yinsh.web.saved import SAVED_VERSION, SavedGameError, saved_from_json, saved_to_json
@@ -247,6 +248,16 @@ class TestRecordFiles:
         with pytest.raises((NotationError, IllegalMoveError)) as caught:
             read_import(text)
         assert import_error_message(caught.value) == message
+
+    @pytest.mark.parametrize("move, reason", [("zz", "cannot read 'zz'"),
+                                              ("a5-a4", "the ring on a5 is white's")])
+    def test_the_colour_named_is_the_one_that_moves_in_the_game(self, move, reason):
+        """From a position code, Black may move on an odd number: the message says Black."""
+        start = game_at(["a5", "b1", "c1", "d1", "e1"], ["k7", "k8", "k9", "k10", "j11"], turn=BLACK)
+        assert start.ply + 1 == 41 and start.to_move == "black"
+        with pytest.raises((NotationError, IllegalMoveError)) as caught:
+            read_import(f'[Position "{start.position()}"]\n\n41.{move}')
+        assert import_error_message(caught.value) == f"Move 41 (Black: {move}): {reason}."
 
     def test_a_wrong_ring_move_names_the_move_and_the_reason(self):
         moves = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8 11.e3-e10"

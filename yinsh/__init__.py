@@ -7,7 +7,8 @@
 ('black', 51, None)
 
 The rules core (``board``, ``state``, ``move``, ``game``, ``record``, ``position``)
-imports only the standard library and runs unchanged in the browser.
+imports only the standard library and runs unchanged on CPython, Pyodide and MicroPython
+(docs/PORTABILITY.md).
 """
 
 from .errors import IllegalMoveError, NotationError, YinshError
@@ -19,9 +20,9 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> object:
-    # ``yinsh.ai`` is imported on first use, so the rules alone stay light to load.
+    # ``yinsh.ai`` is imported on first use, so the rules alone stay light to load (and the page's
+    # main thread, which never uses it, does not ship it). Not ``from . import ai``: that would ask
+    # this very function for the name first.
     if name == "ai":
-        import importlib
-
-        return importlib.import_module(".ai", __name__)
+        return __import__(f"{__name__}.ai").ai
     raise AttributeError(f"module 'yinsh' has no attribute {name!r}")

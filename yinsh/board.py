@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from .compat import bit_length
+
 __all__ = [
     "COLUMNS",
     "POINTS",
@@ -62,8 +64,9 @@ POINTS: Final[tuple[Point, ...]] = tuple(
 )
 """The 85 points in notation order (a2, a3, …, k10)."""
 
-_NAME_TO_POINT: Final = {f"{COLUMNS[p // _WIDTH]}{p % _WIDTH}": p for p in POINTS}
-POINT_NAMES: Final[dict[Point, str]] = {p: n for n, p in _NAME_TO_POINT.items()}
+POINT_NAMES: Final[dict[Point, str]] = {p: f"{COLUMNS[p // _WIDTH]}{p % _WIDTH}" for p in POINTS}
+"""The name of each point (for look-ups: iterate over ``POINTS`` for the notation order)."""
+_NAME_TO_POINT: Final = {name: p for p, name in POINT_NAMES.items()}
 BIT: Final[tuple[int, ...]] = tuple(1 << i for i in range(SIZE))
 ALL_POINTS: Final = sum(BIT[p] for p in POINTS)
 """The bitboard of every point."""
@@ -116,21 +119,31 @@ def line_step(a: Point, b: Point) -> int | None:
     >>> line_step(parse_point("a2"), parse_point("e6"))
     13
     """
-    for step in DIRECTIONS:
-        if b in _RAY_SETS[a, step]:
-            return step
-    return None
+    columns, rows = b // _WIDTH - a // _WIDTH, b % _WIDTH - a % _WIDTH
+    if columns == 0 and rows:
+        step = 1
+    elif rows == 0 and columns:
+        step = _WIDTH
+    elif columns == rows and columns:
+        step = _WIDTH + 1
+    else:
+        return None
+    # The board is convex: every point between two of its points on a line is on it.
+    return step if b > a else -step
 
 
-_RAY_SETS: Final = {(p, d): frozenset(_ray(p, d)) for p in POINTS for d in DIRECTIONS}
+BETWEEN: Final[list[int]] = [0] * (SIZE << 8)
+"""For two distinct points ``a`` and ``b`` on a line, ``BETWEEN[a << 8 | b]`` is the bitboard
+of the points strictly between them (0 for neighbours and for points on no common line).
 
-BETWEEN: Final[dict[tuple[Point, Point], int]] = {}
-"""For two distinct points on a line, the bitboard of the points strictly between them."""
+A list indexed by one small int, not a dict keyed by pairs: MicroPython hashes a tuple as
+the sum of its items, so pair keys collide there (docs/PORTABILITY.md).
+"""
 for _p in POINTS:
     for _ray_points in RAYS[_p]:
         _mask = 0
         for _q in _ray_points:
-            BETWEEN[_p, _q] = _mask
+            BETWEEN[_p << 8 | _q] = _mask
             _mask |= BIT[_q]
 
 WINDOWS: Final[tuple[tuple[Point, ...], ...]] = tuple(
@@ -141,10 +154,9 @@ WINDOWS: Final[tuple[tuple[Point, ...], ...]] = tuple(
 )
 """Every five-window (five consecutive points on a line), each in notation order."""
 WINDOW_MASKS: Final[tuple[int, ...]] = tuple(sum(BIT[p] for p in w) for w in WINDOWS)
-WINDOW_INDEX: Final[dict[tuple[Point, int], int]] = {
-    (w[0], w[1] - w[0]): i for i, w in enumerate(WINDOWS)
-}
-"""Maps (first point, step) to the window's index in ``WINDOWS``."""
+WINDOW_INDEX: Final[dict[int, int]] = {w[0] << 8 | (w[1] - w[0]): i for i, w in enumerate(WINDOWS)}
+"""Maps ``first << 8 | step`` (the window's first point and its line's step) to its index
+in ``WINDOWS``."""
 
 
 def points_of(bitboard: int) -> list[Point]:
@@ -152,6 +164,6 @@ def points_of(bitboard: int) -> list[Point]:
     out = []
     while bitboard:
         low = bitboard & -bitboard
-        out.append(low.bit_length() - 1)
+        out.append(bit_length(low) - 1)
         bitboard ^= low
     return out

@@ -8,13 +8,16 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from .board import is_point
 from .errors import NotationError
 from .game import Game
 from .move import parse_row
 from .render import board_svg
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["diagram_svg", "parse_highlight"]
 

@@ -6,14 +6,16 @@ raises; ``Game.push`` applies a move it trusts (the search's path).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from . import state as st
 from .board import BIT, RAYS, line_step, point_name
 from .errors import IllegalMoveError, NotationError
 from .move import Move, MoveText, Removal, parse_move_text, row_name
 from .state import State
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["Game", "Variant", "COLORS"]
 
@@ -157,13 +159,16 @@ class Game:
         try:
             written = parse_move_text(text)
         except NotationError as exc:
-            raise NotationError(f"move {number}: {exc}") from None
+            raise NotationError(f"move {number}: {exc}").at_move(
+                number, self.to_move, text, exc.reason or str(exc)) from None
         try:
             return _check(self.state, written)
         except _Illegal as exc:
-            raise IllegalMoveError(f"move {number}: '{text}' is illegal: {exc}") from None
+            raise IllegalMoveError(f"move {number}: '{text}' is illegal: {exc}").at_move(
+                number, self.to_move, text, str(exc)) from None
         except _Unreadable as exc:
-            raise NotationError(f"move {number}: '{text}' is ambiguous: {exc}") from None
+            raise NotationError(f"move {number}: '{text}' is ambiguous: {exc}").at_move(
+                number, self.to_move, text, str(exc)) from None
 
     def play(self, move: str | Move) -> Move:
         """Check and play a move given as text (long or short form) or as a ``Move``.
@@ -172,7 +177,9 @@ class Game:
         """
         if isinstance(move, Move):
             if move not in self.legal_moves():
-                raise IllegalMoveError(f"move {self.ply + 1}: '{move}' is illegal: it is not among the legal moves")
+                number, reason = self.ply + 1, "it is not among the legal moves"
+                raise IllegalMoveError(f"move {number}: '{move}' is illegal: {reason}").at_move(
+                    number, self.to_move, str(move), reason)
         else:
             move = self.parse_move(move)
         self.push(move)

@@ -14,27 +14,29 @@ alternative (the SVG's accessible name), which names every piece on the board.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .board import parse_point, point_name, points_of
+from .compat import capitalize
 from .game import Game
 from .move import Move, row_name
 from .render import board_svg
 from .state import BLACK, State, make_state, rows
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 __all__ = ["Lesson", "lessons", "describe", "MISTAKES", "POOL_GAME"]
 
 
-class Lesson(NamedTuple):
+class Lesson(NamedTuple("Lesson", [("title", str), ("text", str), ("svg", str), ("caption", str), ("alt", str)])):
     """One step of the rules: a title, a sentence or two, and an SVG diagram (or ``''``)
     with its caption and its text alternative."""
 
-    title: str
-    text: str
-    svg: str
-    caption: str = ""
-    alt: str = ""
+    __slots__ = ()
+
+    def __new__(cls, title: str, text: str, svg: str, caption: str = "", alt: str = "") -> Lesson:
+        return super().__new__(cls, title, text, svg, caption, alt)
 
 
 MISTAKES = (
@@ -65,7 +67,7 @@ def describe(state: State, **highlights: Iterable[str]) -> str:
         if bits:
             parts.append(f"{name}: {', '.join(point_name(p) for p in points_of(bits))}.")
     for key, names in highlights.items():
-        parts.append(f"{key.replace('_', ' ').capitalize()}: {', '.join(names)}.")
+        parts.append(f"{capitalize(key.replace('_', ' '))}: {', '.join(names)}.")
     return " ".join(parts)
 
 

@@ -209,7 +209,7 @@ def random_playout(s: State, rng: random.Random) -> tuple[State, int]:
         src = dst - step
         while not rings & BIT[src]:
             src -= step
-        flips = BETWEEN[src, dst] & (wm | bm)
+        flips = BETWEEN[src << 8 | dst] & (wm | bm)
         wm ^= flips
         bm ^= flips
         if turn:

@@ -19,6 +19,7 @@ import binascii
 from typing import Final
 
 from .board import BIT, POINTS
+from .compat import bit_count
 from .errors import NotationError
 from .limits import MAX_MOVES, MAX_POSITION_CHARS, too_long
 from .state import MARKERS, RINGS_PER_PLAYER, State
@@ -53,7 +54,7 @@ def from_digits(text: str) -> int:
         if c not in _VALUE:
             raise ValueError(f"{c!r} is not a base64url digit")
     padded = "A" * (-len(text) % 4) + text  # leading zeros, to whole groups of four digits
-    return int.from_bytes(binascii.a2b_base64(padded.replace("-", "+").replace("_", "/")), "big")
+    return int.from_bytes(binascii.a2b_base64(padded.replace("-", "+").replace("_", "/").encode()), "big")
 
 
 def check_digits(text: str) -> str:
@@ -105,7 +106,7 @@ def decode_position(code: str) -> tuple[State, int]:
     ply, blitz = divmod(n, 2)
     _, wr, br, wm, bm = boards
     rings_to_win = 1 if blitz else 3
-    placed = min(2 * RINGS_PER_PLAYER, wr.bit_count() + br.bit_count() + white_score + black_score)
+    placed = min(2 * RINGS_PER_PLAYER, bit_count(wr) + bit_count(br) + white_score + black_score)
     s = State(wm, bm, wr, br, turn, placed, white_score, black_score, passes, rings_to_win)
     problem = _impossible(s, ply)
     if problem:
@@ -120,10 +121,10 @@ def _impossible(s: State, ply: int) -> str | None:
         return "more rings removed than the game allows"
     if s.white_score == s.black_score == s.rings_to_win:
         return "both players removed the rings that win"
-    if (s.white_markers | s.black_markers).bit_count() > MARKERS:
+    if bit_count(s.white_markers | s.black_markers) > MARKERS:
         return f"more than {MARKERS} markers"
-    white = s.white_rings.bit_count() + s.white_score
-    black = s.black_rings.bit_count() + s.black_score
+    white = bit_count(s.white_rings) + s.white_score
+    black = bit_count(s.black_rings) + s.black_score
     if s.in_placement:
         if s.white_markers | s.black_markers or s.white_score or s.black_score:
             return "markers or removed rings before all rings are placed"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from .compat import ordered_dict
 from .errors import NotationError
 from .game import Game
 from .limits import (
@@ -36,11 +37,10 @@ _TAG_NAME_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr
 _DIGITS: Final = frozenset("0123456789")
 
 
-class Record(NamedTuple):
+class Record(NamedTuple("Record", [("tags", "dict[str, str]"), ("game", Game)])):
     """A game read from a record, with its tag pairs."""
 
-    tags: dict[str, str]
-    game: Game
+    __slots__ = ()
 
 
 def read_records(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: int | None = MAX_GAMES
@@ -104,7 +104,7 @@ def read_record(text: str) -> Record:
         from .sgf import read_sgf
 
         return read_sgf(text)
-    tags: dict[str, str] = {}
+    tags: dict[str, str] = ordered_dict()  # written back in the order read, on MicroPython too
     lines = []
     for line in text.splitlines():
         stripped = line.strip()
@@ -259,20 +259,21 @@ def write_record(game: Game, tags: dict[str, str] | None = None) -> str:
 
     ``Variant`` and ``Position`` tags are added when the game needs them to be read back.
     """
-    tags = dict(tags or {})
+    written = ordered_dict()  # the caller's order, on MicroPython too
+    written.update(tags or {})
     if game.variant != "standard":
-        tags.setdefault("Variant", game.variant)
+        written.setdefault("Variant", game.variant)
     if game.start_ply or game.start_state != Game(game.variant).start_state:
-        tags["Position"] = Game.from_state(game.start_state, game.start_ply).position()
+        written["Position"] = Game.from_state(game.start_state, game.start_ply).position()
     number = game.start_ply
     moves = []
     for move in game.moves:
         number += 1
         moves.append(f"{number}.{move}")
     movetext = " ".join(moves)
-    if not tags:
+    if not written:
         return movetext
-    header = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in tags.items())
+    header = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in written.items())
     return f"{header}\n\n{movetext}" if movetext else header
 
 

@@ -26,12 +26,15 @@ coordinates (the page uses them for dragging).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, STEPS, WINDOWS, parse_point
+from .compat import bit_length
 from .move import Move, parse_row, row_name
 from .state import State
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 __all__ = [
     "UNIT",
@@ -72,7 +75,8 @@ _XY: Final = {p: _xy(p) for p in POINTS}
 def nearest_point(x: float, y: float, within: float = 0.5) -> int | None:
     """The point nearest to (x, y) if it is closer than ``within`` grid steps, else ``None``."""
     best, best_d = None, (within * UNIT) ** 2
-    for p, (px, py) in _XY.items():
+    for p in POINTS:
+        px, py = _XY[p]
         d = (px - x) ** 2 + (py - y) ** 2
         if d < best_d:
             best, best_d = p, d
@@ -141,12 +145,12 @@ def _labels() -> list[tuple[float, float, str]]:
 
 def _static_parts() -> tuple[str, str]:
     """The ``viewBox`` and the markup every board shares: edge, grid, point dots, labels."""
-    xs = [x for x, _ in _XY.values()]
-    ys = [y for _, y in _XY.values()]
+    xs = [_XY[p][0] for p in POINTS]
+    ys = [_XY[p][1] for p in POINTS]
     pad = _EDGE + 6
     x0, y0 = min(xs) - pad, min(ys) - pad
     viewbox = f"{_f(x0)} {_f(y0)} {_f(max(xs) - min(xs) + 2 * pad)} {_f(max(ys) - min(ys) + 2 * pad)}"
-    hull = " ".join(f"{_f(x)},{_f(y)}" for x, y in _hull(list(_XY.values())))
+    hull = " ".join(f"{_f(x)},{_f(y)}" for x, y in _hull([_XY[p] for p in POINTS]))
     parts = [
         f'<polygon class="yb-shadow" points="{hull}" stroke-width="{_f(2 * _EDGE)}" transform="translate(0 5)"/>',
         f'<polygon class="yb-bg" points="{hull}" stroke-width="{_f(2 * _EDGE)}"/>',
@@ -155,7 +159,7 @@ def _static_parts() -> tuple[str, str]:
     ]
     d = "".join(f"M{_f(_XY[a][0])} {_f(_XY[a][1])}L{_f(_XY[b][0])} {_f(_XY[b][1])}" for _, a, b in _lines())
     parts.append(f'<path class="yb-grid" d="{d}"/>')
-    dots = "".join(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="2.6"/>' for x, y in _XY.values())
+    dots = "".join(f'<circle cx="{_f(_XY[p][0])}" cy="{_f(_XY[p][1])}" r="2.6"/>' for p in POINTS)
     parts.append(f'<g class="yb-dots">{dots}</g>')
     labels = "".join(f'<text x="{_f(x)}" y="{_f(y)}">{t}</text>' for x, y, t in _labels())
     parts.append(f'<g class="yb-labels" aria-hidden="true">{labels}</g>')
@@ -222,18 +226,23 @@ def _row_order(windows: Iterable[int]) -> list[tuple[int, float]]:
     window keeps a part no later window covers (its outer end, or all of it in the middle).
     """
     ordered = sorted(set(windows), key=lambda w: WINDOWS[w])
-    by_line: dict[tuple[int, int], list[int]] = {}
+    lines: list[int] = []  # each line's first point and step, ``first << 8 | step``, in drawing order
+    by_line: dict[int, list[int]] = {}
     for w in ordered:
         step = WINDOWS[w][1] - WINDOWS[w][0]
         q = WINDOWS[w][0]
         while q - step in POINT_NAMES:
             q -= step
-        by_line.setdefault((q, step), []).append(w)
+        if q << 8 | step not in by_line:
+            lines.append(q << 8 | step)
+        by_line.setdefault(q << 8 | step, []).append(w)
     out = []
-    for group in by_line.values():
+    for line in lines:
+        group = by_line[line]
         middle = (len(group) - 1) / 2
         spread = 9.0 if len(group) > 1 else 0.0
-        out += sorted(((w, (i - middle) * spread) for i, w in enumerate(group)), key=lambda ws: -abs(ws[1]))
+        # Outer windows first; of two as far out, the one of lower shift first (as they come).
+        out += sorted(((w, (i - middle) * spread) for i, w in enumerate(group)), key=lambda ws: (-abs(ws[1]), ws[1]))
     return out
 
 
@@ -354,7 +363,7 @@ def board_svg(
     flipped = 0
     slide = ""
     if animate and source is not None and target is not None:
-        flipped = BETWEEN.get((source, target), 0)
+        flipped = BETWEEN[source << 8 | target]
         (sx, sy), (tx, ty) = _XY[source], _XY[target]
         slide = f"--dx:{_f(sx - tx)}px;--dy:{_f(sy - ty)}px" if animate != "flips" else ""
         span = ((tx - sx) ** 2 + (ty - sy) ** 2) ** 0.5 or 1.0
@@ -431,7 +440,7 @@ def board_svg(
 def _iter_bits(bits: int) -> Iterable[int]:
     while bits:
         low = bits & -bits
-        yield low.bit_length() - 1
+        yield bit_length(low) - 1
         bits ^= low
 
 
@@ -490,15 +499,24 @@ black pieces differ by more than colour: a light piece has a dark outline, a dar
 light outline and inner ring."""
 
 
+# The order the stylesheet lists the themes and their entries in (a dict's order is CPython's only).
+_THEME_ORDER: Final = ("light", "dark", "high-contrast")
+_ENTRY_ORDER: Final = (
+    "board", "board-edge", "board-shadow", "line", "label", "grid-width", "white", "white-line", "black",
+    "black-line", "bevel-white", "bevel-black", "outline", "ring-edge", "piece-shadow", "accent", "row", "remove",
+    "last", "mark", "hover",
+)
+
+
 def _palette(theme: str) -> str:
-    entries = [f"--yb-{name}:var(--yinsh-{name},{value});" for name, value in PALETTES[theme].items()]
+    entries = [f"--yb-{name}:var(--yinsh-{name},{PALETTES[theme][name]});" for name in _ENTRY_ORDER]
     return "\n".join("".join(entries[i:i + 3]) for i in range(0, len(entries), 3))
 
 
 BOARD_CSS: Final = (
     f".yinsh-board{{\n{_palette('light')}\nfont-family:system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}}\n"
     f"@media (prefers-color-scheme:dark){{.yinsh-board{{\n{_palette('dark')}}}}}\n"
-    + "".join(f"[data-theme={theme}] .yinsh-board{{\n{_palette(theme)}}}\n" for theme in PALETTES)
+    + "".join(f"[data-theme={theme}] .yinsh-board{{\n{_palette(theme)}}}\n" for theme in _THEME_ORDER)
     # A backslash ending a line below only wraps the source: the rule stays one line in the CSS.
     + """\
 .yinsh-board .yb-bg{fill:var(--yb-board);stroke:var(--yb-board);stroke-linejoin:round}

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from .compat import ordered_dict
 from .errors import NotationError
 from .game import Game
 from .limits import MAX_MOVES, MAX_SGF_STEPS, MAX_TAG_CHARS, too_long
@@ -237,7 +238,8 @@ def _point(column: str, row: str) -> str | None:
 
 
 def _tags(first: dict[str, str], players: dict[str, str], game: Game) -> dict[str, str]:
-    tags = {"Event": "boardspace.net"}
+    tags = ordered_dict()
+    tags["Event"] = "boardspace.net"
     white, black = players.get("P0"), players.get("P1")
     found = (("Game", "GN", first.get("GN", "").strip()), ("Date", "DT", _date(first.get("DT", ""))),
              ("White", "P0", white), ("Black", "P1", black))

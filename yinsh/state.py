@@ -25,11 +25,14 @@ The turn's phases, named as in the rulebook::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .board import ALL_POINTS, BETWEEN, BIT, RAYS, STEPS, WINDOW_INDEX, WINDOW_MASKS, parse_point, points_of
+from .compat import bit_count, bit_length
 from .move import Move, Removal
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
 
 __all__ = [
     "WHITE",
@@ -62,27 +65,21 @@ MARKERS: Final = 51
 RINGS_PER_PLAYER: Final = 5
 
 
-class State(NamedTuple):
+class State(NamedTuple("State", [
+    ("white_markers", int), ("black_markers", int), ("white_rings", int), ("black_rings", int),
+    ("turn", int), ("placed", int), ("white_score", int), ("black_score", int), ("passes", int),
+    ("rings_to_win", int),
+])):
     """The whole position at the start of a turn (or inside one, for the search).
 
-    Bitboards use the point indices of :mod:`yinsh.board`.
+    The four bitboards use the point indices of :mod:`yinsh.board`. ``turn`` is ``WHITE`` (0)
+    or ``BLACK`` (1), the player to move; ``placed`` counts the rings placed so far (placement
+    ends at 10); ``white_score`` and ``black_score`` the rings each has removed; ``passes`` the
+    passes made in a row just before this state; ``rings_to_win`` is 3 in the standard game,
+    1 in Blitz.
     """
 
-    white_markers: int
-    black_markers: int
-    white_rings: int
-    black_rings: int
-    turn: int
-    """``WHITE`` (0) or ``BLACK`` (1): the player to move."""
-    placed: int
-    """Rings placed so far; placement ends at 10."""
-    white_score: int
-    """Rings White has removed."""
-    black_score: int
-    passes: int
-    """Passes made in a row just before this state."""
-    rings_to_win: int
-    """3 in the standard game, 1 in Blitz."""
+    __slots__ = ()
 
     @property
     def in_placement(self) -> bool:
@@ -119,14 +116,14 @@ def make_state(
         return sum(BIT[parse_point(n)] for n in set(names))
 
     wr, br = bits(white_rings), bits(black_rings)
-    placed = wr.bit_count() + br.bit_count() if in_placement else 2 * RINGS_PER_PLAYER
+    placed = bit_count(wr) + bit_count(br) if in_placement else 2 * RINGS_PER_PLAYER
     return State(bits(white_markers), bits(black_markers), wr, br, turn, placed, score[0], score[1], passes,
                  rings_to_win)
 
 
 def pool(s: State) -> int:
     """Markers left in the common pool."""
-    return MARKERS - (s.white_markers | s.black_markers).bit_count()
+    return MARKERS - bit_count(s.white_markers | s.black_markers)
 
 
 def rows(markers: int) -> list[int]:
@@ -138,7 +135,7 @@ def rows(markers: int) -> list[int]:
         m &= markers >> 4 * step
         while m:
             low = m & -m
-            out.append(WINDOW_INDEX[low.bit_length() - 1, step])
+            out.append(WINDOW_INDEX[(bit_length(low) - 1) << 8 | step])
             m ^= low
     return out
 
@@ -187,7 +184,7 @@ def ring_moves(s: State) -> list[tuple[int, int]]:
     append = out.append
     while mine:
         low = mine & -mine
-        src = low.bit_length() - 1
+        src = bit_length(low) - 1
         mine ^= low
         for ray in _RAY_BITS[src]:
             steps = iter(ray)
@@ -229,7 +226,7 @@ def after_placement(s: State, point: int) -> State:
 def after_ring_move(s: State, src: int, dst: int) -> State:
     """The state inside the turn after a ring moves: same player, rows not yet removed."""
     wm, bm = s.white_markers, s.black_markers
-    flips = BETWEEN[src, dst] & (wm | bm)
+    flips = BETWEEN[src << 8 | dst] & (wm | bm)
     wm ^= flips
     bm ^= flips
     if s.turn:
@@ -313,7 +310,7 @@ def count_legal_moves(s: State) -> int:
     if termination(s) is not None:
         return 0
     if s.in_placement:
-        return 85 - (s.white_rings | s.black_rings).bit_count()
+        return 85 - bit_count(s.white_rings | s.black_rings)
     color = s.turn
     total = 0
     for _, s1 in removal_sequences(s, color):
@@ -327,7 +324,7 @@ def count_legal_moves(s: State) -> int:
         markers = s1.white_markers | s1.black_markers
         for src, dst in actions:
             # The mover's markers after the move, without building the state.
-            m = (mine ^ (BETWEEN[src, dst] & markers)) | BIT[src]
+            m = (mine ^ (BETWEEN[src << 8 | dst] & markers)) | BIT[src]
             if (m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4)
                     or m & (m >> 12) & (m >> 24) & (m >> 36) & (m >> 48)
                     or m & (m >> 13) & (m >> 26) & (m >> 39) & (m >> 52)):

@@ -37,6 +37,7 @@ from typing import Final, NamedTuple
 
 from . import state as st
 from .board import BIT, WINDOWS, line_step, parse_point, point_name  # noqa: F401 (parse_point: doctests)
+from .compat import bit_count, capitalize
 from .game import COLORS, Game
 from .move import Move, Removal, row_name
 from .state import State
@@ -45,7 +46,11 @@ __all__ = ["Phase", "Decision", "Turn", "decisions_of", "result_text"]
 
 
 class Phase(StrEnum):
-    """What the player to move is asked for now."""
+    """What the player to move is asked for now.
+
+    Compare a phase with ``is`` and take its text with ``str(phase)``: on MicroPython (the
+    page) the members are the plain strings below (docs/PORTABILITY.md).
+    """
 
     PLACE_RING = "place-ring"
     """Placement: click an empty point."""
@@ -63,11 +68,13 @@ class Phase(StrEnum):
     """The game is over: nothing may be played."""
 
 
-class Decision(NamedTuple):
+class Decision(NamedTuple("Decision", [("kind", str), ("value", int)])):
     """One step of a turn: ``kind`` is one of :data:`KINDS`, ``value`` a point or a window."""
 
-    kind: str
-    value: int = -1
+    __slots__ = ()
+
+    def __new__(cls, kind: str, value: int = -1) -> Decision:
+        return super().__new__(cls, kind, value)
 
 
 KINDS: Final = ("row", "ring", "place", "source", "target", "pass")
@@ -139,7 +146,7 @@ class Turn:
     @property
     def name(self) -> str:
         """``'White'`` or ``'Black'``: the player making this turn."""
-        return COLORS[self.color].capitalize()
+        return capitalize(COLORS[self.color])
 
     @property
     def move(self) -> Move | None:
@@ -312,7 +319,7 @@ class Turn:
         phase = self._phase
         if phase is Phase.PLACE_RING:
             state = self.game.state
-            placed = (state.white_rings if self.color == st.WHITE else state.black_rings).bit_count()
+            placed = bit_count(state.white_rings if self.color == st.WHITE else state.black_rings)
             return f"Ring {placed + 1} of {st.RINGS_PER_PLAYER}. Once all ten rings are placed, White moves first."
         if phase is Phase.PICK_RING:
             return "Select one of your rings (click, tap or Enter), or drag it to where it goes."
@@ -358,7 +365,7 @@ class Turn:
             if my_rings & bit:
                 return f"The ring on {where} cannot move: choose another"
             if their_rings & bit:
-                return f"That ring is {COLORS[self.color ^ 1].capitalize()}'s: choose one of yours"
+                return f"That ring is {capitalize(COLORS[self.color ^ 1])}'s: choose one of yours"
             return f"Choose one of your rings ({COLORS[self.color]}) to move"
         if phase is Phase.MOVE_RING:
             source = self._made[-1].value
@@ -487,7 +494,7 @@ class Turn:
 
     def __repr__(self) -> str:
         made = " ".join(f"{d.kind}:{_value_name(d)}" for d in self._made)
-        return f"<Turn {self.name} {self._phase.value} [{made}]>"
+        return f"<Turn {self.name} {self._phase} [{made}]>"
 
 
 def _value_name(d: Decision) -> str:

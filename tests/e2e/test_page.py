@@ -362,7 +362,7 @@ def _crossed(game: Game, move: Move) -> int:
     from yinsh.board import BETWEEN
 
     s = game.state
-    return (BETWEEN[move.source, move.target] & (s.white_markers | s.black_markers)).bit_count()
+    return (BETWEEN[move.source << 8 | move.target] & (s.white_markers | s.black_markers)).bit_count()
 
 
 def test_portrait_phone_layout(game_page):

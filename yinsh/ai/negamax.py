@@ -45,9 +45,6 @@ PASS: Final = -1
 INFINITY: Final = 10 * WIN
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
-_BETWEEN: Final = [0] * (SIZE << 8)
-for (_a, _b), _mask in BETWEEN.items():
-    _BETWEEN[_a << 8 | _b] = _mask
 _RAY_BITS: Final = [tuple(tuple((q, BIT[q]) for q in ray) for ray in RAYS[p]) if p in RAYS else ()
                     for p in range(SIZE)]
 
@@ -117,7 +114,7 @@ class Searcher:
             return (wm, bm, wr, br, turn ^ 1, ws, bs, passes + 1), False
         src = move >> 8
         dst = move & 255
-        flips = _BETWEEN[move] & (wm | bm)
+        flips = BETWEEN[move] & (wm | bm)
         wm ^= flips
         bm ^= flips
         if turn:
@@ -293,7 +290,7 @@ class Searcher:
         completes = completion_points(mine)
         makers = completes & rings  # rings standing on the fifth point of a four
         targets = completes & theirs  # opponent markers whose flip completes a four
-        front = [m for m in moves if BIT[m >> 8] & makers or _BETWEEN[m] & targets] if completes else []
+        front = [m for m in moves if BIT[m >> 8] & makers or BETWEEN[m] & targets] if completes else []
         for killer in self.killers[ply]:
             if killer in moves and killer not in front:
                 front.append(killer)

@@ -18,9 +18,9 @@ two computers) kept in ``localStorage``. :mod:`yinsh.web.saved` is the saved gam
 from __future__ import annotations
 
 import json
-import re
 from typing import Final, NamedTuple
 
+from ..compat import capitalize, decode_utf8
 from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
 from ..limits import MAX_JSON_DEPTH, MAX_LINK_CHARS, MAX_SAVED_CHARS, too_long
@@ -44,17 +44,18 @@ STORAGE_KEY: Final = "yinsh:new-game"
 """The ``localStorage`` key under which the page keeps the last "New game" choice."""
 
 
-class Settings(NamedTuple):
+class Settings(NamedTuple("Settings", [("white", str), ("black", str), ("variant", str), ("delay", int)])):
     """The "New game" choice: who plays each colour, the variant, the pace of AI against AI.
 
     It maps to the URL's query (``?white=ai-1&black=ai-3&variant=blitz&delay=500``; defaults
     left out) and to JSON text for ``localStorage``.
     """
 
-    white: str = "human"
-    black: str = "human"
-    variant: str = "standard"
-    delay: int = DEFAULT_DELAY
+    __slots__ = ()
+
+    def __new__(cls, white: str = "human", black: str = "human", variant: str = "standard",
+                delay: int = DEFAULT_DELAY) -> Settings:
+        return super().__new__(cls, white, black, variant, delay)
 
     @property
     def players(self) -> dict[str, str]:
@@ -80,23 +81,29 @@ class Settings(NamedTuple):
         return "&".join(parts)
 
 
-class PageSetup(NamedTuple):
-    """What the page opens: the game, who plays each colour, and notices for the player."""
+class PageSetup(NamedTuple("PageSetup", [("game", Game), ("players", "dict[str, str]"), ("notices", "list[str]"),
+                                         ("settings", Settings), ("source", str), ("set_aside", "str | None"),
+                                         ("previous", "tuple[Game, Settings] | None")])):
+    """What the page opens: the game, who plays each colour, and notices for the player.
 
-    game: Game
-    players: dict[str, str]
-    notices: list[str]
-    settings: Settings = Settings()
-    source: str = "new"
-    """Where :attr:`game` comes from: ``"link"`` (the URL's game), ``"saved"`` (the saved game),
-    ``"current"`` (the game the page was showing, kept because the link was bad) or ``"new"``."""
-    set_aside: str | None = None
-    """Saved data that could not be read, to keep under another key (for a bug report) before
-    the next autosave replaces it; ``None`` when there is none."""
-    previous: tuple[Game, Settings] | None = None
-    """The game in progress that showing :attr:`game` would replace, with its settings: a game
-    with moves, not over, that :attr:`game` does not continue. Ask before replacing it (and
-    keep it if the player says no); ``None`` when nothing would be lost."""
+    - ``settings``: the "New game" choice the game is played with;
+    - ``source``: where ``game`` comes from: ``"link"`` (the URL's game), ``"saved"`` (the
+      saved game), ``"current"`` (the game the page was showing, kept because the link was
+      bad) or ``"new"``;
+    - ``set_aside``: saved data that could not be read, to keep under another key (for a bug
+      report) before the next autosave replaces it; ``None`` when there is none;
+    - ``previous``: the game in progress that showing ``game`` would replace, with its
+      settings: a game with moves, not over, that ``game`` does not continue. Ask before
+      replacing it (and keep it if the player says no); ``None`` when nothing would be lost.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, game: Game, players: dict[str, str], notices: list[str], settings: Settings | None = None,
+                source: str = "new", set_aside: str | None = None,
+                previous: tuple[Game, Settings] | None = None) -> PageSetup:
+        return super().__new__(cls, game, players, notices, Settings() if settings is None else settings, source,
+                               set_aside, previous)
 
 
 def read_params(search: str, hash_: str = "") -> dict[str, str]:
@@ -147,7 +154,7 @@ def game_from_text(text: str) -> Game:
     (2, 0)
     """
     text = text.strip()
-    if re.fullmatch(r"Y\d[A-Za-z0-9_-]+", text):
+    if text[:1] == "Y" and text[1:2] in _DIGITS and len(text) > 2 and all(c in _CODE for c in text[2:]):
         return Game.from_position(text)
     return Game.from_record(text)
 
@@ -206,7 +213,7 @@ def load_json(text: str) -> object:
         raise ValueError(f"it nests more than {MAX_JSON_DEPTH} deep")
     try:
         return json.loads(text)
-    except (ValueError, TypeError, RecursionError):
+    except (ValueError, TypeError, RuntimeError):  # RecursionError is a RuntimeError (MicroPython has no other)
         raise ValueError("it is not JSON") from None
 
 
@@ -301,8 +308,8 @@ def settings_from_params(params: dict[str, str], stored: Settings | None = None)
             raw = params.get(color, "human")
             kind = _kind(raw)
             if kind is None:
-                notices.append(f"Unknown player '{raw}' for {color.capitalize()}: expected human or ai-1 to ai-5. "
-                               f"{color.capitalize()} is played by hand.")
+                notices.append(f"Unknown player '{raw}' for {capitalize(color)}: expected human or ai-1 to ai-5. "
+                               f"{capitalize(color)} is played by hand.")
                 kind = "human"
             kinds[color] = kind
         raw = params.get("variant", "standard")
@@ -512,14 +519,32 @@ def opponent_url(path: str, game: Game, settings: Settings) -> str:
 
 # urllib.parse costs a tenth of a second to import in the browser; these few lines do.
 
-_PERCENT: Final = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _SAFE: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~;:/,")
+_DIGITS: Final = frozenset("0123456789")
+_CODE: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+_HEX: Final = frozenset("0123456789abcdefABCDEF")
 
 
 def _unquote(text: str) -> str:
-    """Decode ``+`` and ``%XX`` escapes (UTF-8; bad sequences become U+FFFD)."""
-    return _PERCENT.sub(lambda m: bytes.fromhex(m[0].replace("%", "")).decode("utf-8", "replace"),
-                        text.replace("+", " "))
+    """Decode ``+`` and ``%XX`` escapes (UTF-8; bad sequences become U+FFFD).
+
+    >>> _unquote("a+b%20c%C3%A9%zz%e9%")
+    'a b cé%zz\ufffd%'
+    """
+    text = text.replace("+", " ")
+    out = []
+    done = 0
+    start = text.find("%")
+    while start >= 0:
+        end = start
+        while end + 2 < len(text) and text[end] == "%" and text[end + 1] in _HEX and text[end + 2] in _HEX:
+            end += 3
+        if end > start:  # a run of escapes: one UTF-8 sequence may span several
+            out += [text[done:start], decode_utf8(bytes.fromhex(text[start:end].replace("%", "")))]
+            done = end
+        start = text.find("%", max(end, start + 1))
+    out.append(text[done:])
+    return "".join(out)
 
 
 def _quote(text: str) -> str:

@@ -28,7 +28,8 @@ from __future__ import annotations
 from typing import Final
 
 from .. import state as st
-from ..board import BETWEEN, BIT, COLUMNS, POINT_NAMES, WINDOWS, parse_point, point_name
+from ..board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, WINDOWS, parse_point, point_name
+from ..compat import bit_count, capitalize
 from ..game import COLORS, Game
 from ..move import Move, row_name
 from ..state import State
@@ -140,8 +141,8 @@ def point_labels(turn: Turn | None, state: State | None = None) -> dict[int, str
                 actions[p] = f"in {_rows_text(windows)}{chosen}"
             actions.update(dict.fromkeys(turn.removable_rings, "remove this ring with the row"))
     out = {}
-    for p, name in POINT_NAMES.items():
-        label = f"{name}, {_contents(s, BIT[p])}"
+    for p in POINTS:
+        label = f"{POINT_NAMES[p]}, {_contents(s, BIT[p])}"
         out[p] = f"{label}, {actions[p]}" if p in actions else label
     return out
 
@@ -204,7 +205,7 @@ def move_announcement(before: State, move: Move) -> str:
     >>> move_announcement(g.state, Move.from_text("pass"))
     'Black passed: no ring could move'
     """
-    name = COLORS[before.turn].capitalize()
+    name = capitalize(COLORS[before.turn])
     s = before
     sentences = []
 
@@ -218,7 +219,7 @@ def move_announcement(before: State, move: Move) -> str:
     if move.kind == "place" and move.target is not None:
         sentences.append(f"{name} placed a ring on {point_name(move.target)}")
     elif move.kind == "move" and move.source is not None and move.target is not None:
-        flipped = (BETWEEN[move.source, move.target] & (s.white_markers | s.black_markers)).bit_count()
+        flipped = bit_count(BETWEEN[move.source << 8 | move.target] & (s.white_markers | s.black_markers))
         text = f"{name} moved {point_name(move.source)} to {point_name(move.target)}"
         sentences.append(text + (f" and flipped {_plural(flipped, 'marker')}" if flipped else ""))
     elif move.kind == "pass":

@@ -30,9 +30,9 @@ message for the frame when they are wrong: the author sees what to fix.
 
 from __future__ import annotations
 
-import re
 from typing import Final, NamedTuple
 
+from ..compat import unique
 from ..diagram import parse_highlight
 from ..errors import YinshError
 from ..game import Game
@@ -54,22 +54,24 @@ class EmbedError(YinshError):
     """A parameter of ``embed.html`` that cannot be used; the message names it and says why."""
 
 
-class EmbedSpec(NamedTuple):
-    """What an embedded diagram shows, read from its URL by :func:`parse_embed`."""
+class EmbedSpec(NamedTuple("EmbedSpec", [("game", Game), ("ply", int), ("steps", bool), ("marked", "tuple[str, ...]"),
+                                         ("rows", "tuple[str, ...]"), ("expected", "tuple[Move, ...]"),
+                                         ("caption", str)])):
+    """What an embedded diagram shows, read from its URL by :func:`parse_embed`.
 
-    game: Game
-    """The whole game given (a record's moves, or a position with no move)."""
-    ply: int
-    """How many of the game's moves are played on the board shown first (0 … :attr:`moves`)."""
-    steps: bool
-    """Whether the reader may step through the moves."""
-    marked: tuple[str, ...] = ()
-    """Points to mark, as names (``'e4'``)."""
-    rows: tuple[str, ...] = ()
-    """Rows to highlight, as names (``'e3-e7'``)."""
-    expected: tuple[Move, ...] = ()
-    """In a puzzle, the moves that count as correct (empty: no puzzle)."""
-    caption: str = ""
+    - ``game``: the whole game given (a record's moves, or a position with no move);
+    - ``ply``: how many of the game's moves are played on the board shown first (0 … :attr:`moves`);
+    - ``steps``: whether the reader may step through the moves;
+    - ``marked``: points to mark, as names (``'e4'``); ``rows``: rows to highlight (``'e3-e7'``);
+    - ``expected``: in a puzzle, the moves that count as correct (empty: no puzzle);
+    - ``caption``: a line of text under the board.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, game: Game, ply: int, steps: bool, marked: tuple[str, ...] = (), rows: tuple[str, ...] = (),
+                expected: tuple[Move, ...] = (), caption: str = "") -> EmbedSpec:
+        return super().__new__(cls, game, ply, steps, marked, rows, expected, caption)
 
     @property
     def moves(self) -> int:
@@ -158,7 +160,7 @@ def _integer(params: dict[str, str], key: str, default: int) -> int:
     text = params.get(key, "").strip()
     if not text:
         return default
-    if not re.fullmatch(r"\d{1,6}", text):
+    if len(text) > 6 or any(c not in "0123456789" for c in text):
         raise EmbedError(f"{key}={_show(text)} is not a move number: expected 0, 1, 2, …")
     return int(text)
 
@@ -182,7 +184,7 @@ def _highlights(params: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...
     (marked, rows), (points_in_rows, more_rows) = found["highlight"], found["rows"]
     if points_in_rows:
         raise EmbedError(f"rows= lists rows like e3-e7, not points: {', '.join(points_in_rows)} (use highlight=).")
-    return tuple(dict.fromkeys(marked)), tuple(dict.fromkeys(rows + more_rows))
+    return tuple(unique(marked)), tuple(unique(rows + more_rows))
 
 
 def _expected(params: dict[str, str], game: Game, ply: int) -> tuple[Move, ...]:
@@ -202,7 +204,7 @@ def _expected(params: dict[str, str], game: Game, ply: int) -> tuple[Move, ...]:
             moves.append(position.parse_move(text))
         except YinshError as exc:
             raise EmbedError(f"expect= is not a legal move here: {_short(str(exc))}") from None
-    return tuple(dict.fromkeys(moves))
+    return tuple(unique(moves))
 
 
 def _after(game: Game, ply: int) -> Game:

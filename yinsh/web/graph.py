@@ -15,7 +15,10 @@ it can show that move.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["squash", "eval_graph_svg", "WIDTH", "HEIGHT"]
 
@@ -84,6 +87,6 @@ def eval_graph_svg(values: Sequence[float], current: int | None = None, first_nu
         parts.append(f'<g data-ply="{ply}"><title>{title}</title>'
                      f'<rect class="eg-hit" x="{x - column / 2:.2f}" y="0" width="{column:.2f}" height="{HEIGHT}"/>'
                      f'<circle class="eg-point{" current" if ply == current else ""}" cx="{x:g}" cy="{y:g}" '
-                     f'r="{3.2 if ply == current else 1.8}"/></g>')
+                     f'r="{"3.2" if ply == current else "1.8"}"/></g>')
     parts.append("</svg>")
     return "".join(parts)

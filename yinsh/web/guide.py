@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..board import WINDOWS
+from ..compat import capitalize
 from ..game import COLORS
 from ..move import row_name
 from ..state import WHITE, State, after_ring_move, has_row, ring_moves, rows
@@ -69,7 +70,7 @@ def guide_line(turn: Turn) -> str:
     if phase is Phase.PLACE_RING:
         return PLACE
     s = game.state
-    opponent = COLORS[turn.color ^ 1].capitalize()
+    opponent = capitalize(COLORS[turn.color ^ 1])
     if phase in (Phase.REMOVE_ROW, Phase.REMOVE_RING):
         need = s.rings_to_win
         score = (s.white_score, s.black_score)[turn.color] + len(turn.removals)

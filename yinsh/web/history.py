@@ -19,11 +19,14 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 from ..game import COLORS, Game
 from ..move import Move
 from ..state import State
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
 
 __all__ = ["History", "mover_of", "state_after"]
 

@@ -25,9 +25,10 @@ from typing import Final
 __all__ = ["THEMES", "THEME_LABELS", "THEME_COLORS", "THEME_KEY", "GUIDE_KEY", "theme_choice", "applied_theme",
            "guide_on", "guide_value"]
 
+THEMES: Final = ("auto", "light", "dark", "high-contrast")
+"""The theme choices, in the order the panel offers them."""
 THEME_LABELS: Final = {"auto": "Auto", "light": "Light", "dark": "Dark", "high-contrast": "High contrast"}
-"""Each theme choice and how the panel names it."""
-THEMES: Final = tuple(THEME_LABELS)
+"""How the panel names each theme choice."""
 THEME_COLORS: Final = {"light": "#f4efe4", "dark": "#15181d", "high-contrast": "#000000"}
 """Each palette's ``<meta name="theme-color">``: its ``--page-bg`` in yinsh.css."""
 THEME_KEY: Final = "yinsh:theme"

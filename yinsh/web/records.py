@@ -28,23 +28,22 @@ for the dialog that names the game, the move number, who played it and the move'
 
 from __future__ import annotations
 
-import datetime
-import re
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
+from ..compat import capitalize, ordered_dict
 from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
 from ..record import Record, read_record, split_records, write_record
 from . import REMOTE, Settings, ai_level
+
+if TYPE_CHECKING:
+    import datetime
 
 __all__ = ["export_tags", "export_record", "record_filename", "read_import", "import_error_message",
            "record_label", "record_title", "RECORD_MIME"]
 
 RECORD_MIME: Final = "text/plain;charset=utf-8"
 """The type of a saved record file (``.ygn``: plain text)."""
-_MOVE_ERROR: Final = re.compile(r"move (\d+): '(.*)' is (illegal|not a move|ambiguous): (.*)", re.S)
-_NUMBERED: Final = re.compile(r"move (\d+): (.*)", re.S)
-_GAME_PREFIX: Final = re.compile(r"game (\d+) of (\d+): (.*)", re.S)
 
 
 def _player_name(kind: str) -> str:
@@ -56,11 +55,12 @@ def _player_name(kind: str) -> str:
 
 def export_tags(game: Game, settings: Settings, date: datetime.date) -> dict[str, str]:
     """The tag pairs of a saved record, in the order written."""
-    tags = {"White": _player_name(settings.white), "Black": _player_name(settings.black)}
+    tags = ordered_dict()
+    tags["White"], tags["Black"] = _player_name(settings.white), _player_name(settings.black)
     for color in COLORS:
         level = ai_level(getattr(settings, color))
         if level is not None:
-            tags[f"{color.capitalize()}Level"] = str(level)
+            tags[f"{capitalize(color)}Level"] = str(level)
     tags["Date"] = f"{date.year:04d}.{date.month:02d}.{date.day:02d}"
     tags["Variant"] = game.variant
     tags["Result"] = game.result or "*"
@@ -75,6 +75,7 @@ def export_record(game: Game, settings: Settings, date: datetime.date) -> str:
 def record_filename(date: datetime.date) -> str:
     """The name a downloaded record gets.
 
+    >>> import datetime
     >>> record_filename(datetime.date(2026, 11, 29))
     'yinsh-2026-11-29.ygn'
     """
@@ -85,7 +86,7 @@ def read_import(text: str) -> list[Record]:
     """Every game in pasted or uploaded text: official notation or boardspace SGF.
 
     Raises ``NotationError`` or ``IllegalMoveError`` only; when the text holds several games
-    the message starts with ``game N of M:``.
+    the message starts with ``game N of M:`` (and the error's ``game`` is ``(N, M)``).
     """
     if not isinstance(text, str) or not text.strip():
         raise NotationError("there is no record: paste one or choose a file")
@@ -99,33 +100,33 @@ def read_import(text: str) -> list[Record]:
         except YinshError as exc:
             if len(chunks) == 1:
                 raise
-            raise type(exc)(f"game {number} of {len(chunks)}: {exc}") from None
+            raise exc.in_game(number, len(chunks)) from None
     return records
 
 
 def import_error_message(exc: Exception) -> str:
-    """A line for the dialog: where the record is wrong and why.
+    """A line for the dialog: where the record is wrong and why. A move is named with the
+    colour that played it in the game, whatever its number (a game from a position code may
+    have Black move on an odd number).
 
-    >>> import_error_message(ValueError("move 23: 'e4-e9' is illegal: the ring cannot pass over the ring on e8"))
-    'Move 23 (White: e4-e9): the ring cannot pass over the ring on e8.'
-    >>> import_error_message(ValueError("game 2 of 3: move 4: 'zz' is not a move: cannot read 'zz'"))
-    "Game 2 of 3, move 4 (Black: zz): cannot read 'zz'."
+    >>> from yinsh.errors import IllegalMoveError
+    >>> import_error_message(IllegalMoveError("move 23: 'e4-e9' is illegal: the ring cannot pass over the ring on e8")
+    ...                      .at_move(23, "black", "e4-e9", "the ring cannot pass over the ring on e8"))
+    'Move 23 (Black: e4-e9): the ring cannot pass over the ring on e8.'
+    >>> import_error_message(ValueError("the text holds no game record"))
+    'The text holds no game record.'
     """
-    text = str(exc).strip().rstrip(".")
     where = ""
-    game = _GAME_PREFIX.fullmatch(text)
-    if game:
-        where, text = f"Game {game[1]} of {game[2]}, ", game[3]
-    move = _MOVE_ERROR.fullmatch(text)
-    numbered = _NUMBERED.fullmatch(text)
-    if move:
-        number = int(move[1])
-        line = f"move {number} ({COLORS[1 - number % 2].capitalize()}: {move[2]}): {move[4]}"
-    elif numbered:
-        line = f"move {numbered[1]}: {numbered[2]}"
-    else:
-        line = text
-    line = where + line
+    text = str(exc).strip()
+    game = getattr(exc, "game", None)
+    if game is not None:
+        where = f"Game {game[0]} of {game[1]}, "
+        text = text[len(f"game {game[0]} of {game[1]}: "):]
+    number, mover = getattr(exc, "move_number", None), getattr(exc, "mover", None)
+    if number is not None and mover is not None:
+        reason = str(getattr(exc, "reason", None) or text).strip()
+        text = f"move {number} ({capitalize(mover)}: {getattr(exc, 'move_text', None)}): {reason}"
+    line = (where + text).rstrip(".")
     return line[:1].upper() + line[1:] + "."
 
 

@@ -13,9 +13,12 @@ the common mistakes as a list.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..lessons import MISTAKES, Lesson, lessons
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["rules_html", "step_id"]
 

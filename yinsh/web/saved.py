@@ -22,6 +22,7 @@ version 1 reader would misread the data: such data is refused, never guessed at.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from typing import Final, NamedTuple
 
 from ..errors import YinshError
@@ -46,19 +47,17 @@ class SavedGameError(ValueError):
     version); the message says why, for the notice the page shows."""
 
 
-class SavedGame(NamedTuple):
+class SavedGame(NamedTuple("SavedGame", [("game", Game), ("settings", Settings), ("time", int)])):
     """A saved game: the game with its history, the settings it was played with, and when."""
 
-    game: Game
-    settings: Settings
-    time: int
+    __slots__ = ()
 
 
 def saved_to_json(game: Game, settings: Settings, time: int) -> str:
     """The JSON text kept under :data:`SAVED_KEY`."""
-    return json.dumps({"version": SAVED_VERSION, "game": encode_game(game),
-                       "settings": settings._asdict(), "time": int(time)},
-                      separators=(",", ":"))
+    data = OrderedDict([("version", SAVED_VERSION), ("game", encode_game(game)), ("settings", settings._asdict()),
+                        ("time", int(time))])  # ordered on MicroPython too
+    return json.dumps(data, separators=(",", ":"))
 
 
 def saved_from_json(text: str) -> SavedGame:

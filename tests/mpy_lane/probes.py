@@ -1,0 +1,300 @@
+"""Conformance probes: what the shared modules answer, as plain data, under either interpreter.
+
+tests/test_micropython.py calls each function here under CPython (in the pytest process) and
+under the pinned MicroPython (in Node.js, through tests/mpy_lane/run.mjs) with the same
+arguments, and requires equal answers. So this file keeps to the Python both run (see
+docs/PORTABILITY.md): its answers are JSON (lists, strings, ints, no floats: MicroPython
+prints floats its own way; no record types: they are tuples on CPython only), in an order
+that never comes from a dict or a set.
+"""
+
+import datetime
+
+from yinsh import Game, YinshError
+from yinsh.board import POINTS, point_name
+from yinsh.compat import decode_utf8
+from yinsh.diagram import diagram_svg
+from yinsh.lessons import lessons
+from yinsh.link import decode_game, encode_game
+from yinsh.position import decode_position, encode_position
+from yinsh.record import read_record, read_records
+from yinsh.render import board_svg, nearest_point, point_xy, ring_icon_svg
+from yinsh.state import count_legal_moves
+from yinsh.turn import Turn, decisions_of, result_text
+from yinsh.web import (
+    Settings,
+    game_url,
+    open_page,
+    opponent_url,
+    read_params,
+    settings_from_json,
+    settings_to_json,
+)
+from yinsh.web.access import KEY_DIRECTIONS, Announcer, neighbour, point_labels, row_for_key, spoken_prompt
+from yinsh.web.embedding import EmbedError, parse_embed, step_label
+from yinsh.web.graph import eval_graph_svg
+from yinsh.web.guide import guide_line
+from yinsh.web.history import History, mover_of, state_after
+from yinsh.web.prefs import THEMES, applied_theme, guide_on, theme_choice
+from yinsh.web.records import export_record, import_error_message, read_import, record_title
+from yinsh.web.rules import rules_html
+from yinsh.web.saved import SavedGameError, saved_from_json, saved_to_json
+
+
+def imports(modules):
+    """Import every module named (``yinsh.web.access``, …); their names once imported."""
+    for name in modules:
+        __import__(name)
+    return modules
+
+
+def perft(record, depth):
+    """The number of move sequences of ``depth`` from the end of ``record``."""
+    from yinsh.perft import perft as count
+
+    return count(Game.from_record(record).state, depth)
+
+
+def values():
+    """The record types behave as tuples do: equality, hashing, order, unpacking, ``_replace``,
+    ``_asdict`` (in field order), ``repr``, defaults and keywords."""
+    from yinsh.move import Move, Removal
+    from yinsh.state import initial_state
+    from yinsh.turn import Decision
+
+    state = initial_state()
+    move = Move("move", 40, 41, (Removal(3, 4),))
+    settings = Settings(black="ai-3")
+    white_markers, *rest = state
+    return [
+        repr(state), list(state), white_markers, len(rest), state == tuple(state),
+        hash(state) == hash(tuple(state)),
+        repr(state._replace(turn=1, placed=5)), list(state._replace(turn=1)) == list(state), state[4], list(state[2:5]),
+        repr(move), str(move), [list(r) for r in move.before], move == Move("move", 40, 41, (Removal(3, 4),), ()),
+        move != Move("pass"),
+        Move("pass") in {Move("pass"): 1}, repr(Move("pass")._replace(before=(Removal(1, 2),))),
+        [list(r) for r in sorted([Removal(5, 1), Removal(2, 9), Removal(2, 3)])], str(Removal(2, 3)),
+        repr(settings), list(settings._asdict().items()), repr(settings._replace(delay=250)), settings.players,
+        repr(Decision("pass")), Decision("row", 3) == ("row", 3), [list(d) for d in sorted([Decision("row", 3),
+                                                                                            Decision("pass")])],
+        Settings(variant="blitz") == Settings("human", "human", "blitz"), Settings._fields,
+    ]
+
+
+def legal_moves(codes):
+    """For each position code: its legal moves in order, and the count without building them."""
+    out = []
+    for code in codes:
+        game = Game.from_position(code)
+        out.append([[str(move) for move in game.legal_moves()], count_legal_moves(game.state)])
+    return out
+
+
+def replay(text):
+    """Every game of a record text (or an SGF file): its record, tags in order, result, codes,
+    and the round trips of the record, the position code and the game code."""
+    out = []
+    for record in read_records(text):
+        game = record.game
+        written = game.record(record.tags)
+        code, link = game.position(), encode_game(game)
+        out.append({
+            "record": written, "tags": list(record.tags.items()), "result": game.result,
+            "termination": game.termination, "score": list(game.score), "pool": game.pool, "ply": game.ply,
+            "to_move": game.to_move, "position": code, "link": link, "title": record_title(record),
+            "result_text": result_text(game),
+            "record_again": read_record(written).game.record(),
+            "position_again": Game.from_position(code).position() == code,
+            "state_again": list(decode_position(code)[0]) == list(game.state),
+            "link_again": decode_game(link).record() == game.record(),
+            "codes": [encode_position(state_after(game, n), game.start_ply + n) for n in range(len(game.moves) + 1)],
+        })
+    return out
+
+
+def errors(cases):
+    """What each bad input raises: for ``[kind, text]`` pairs, where kind is ``record``,
+    ``move`` (after the notation example), ``position``, ``game`` or ``import``."""
+    example = Game.from_record("1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8")
+    readers = {"record": read_record, "move": lambda text: example.copy().play(text), "position": decode_position,
+               "game": decode_game, "import": read_import}
+    out = []
+    for kind, text in cases:
+        try:
+            readers[kind](text)
+            out.append(["read", kind, text])
+        except YinshError as exc:
+            out.append([type(exc).__name__, str(exc), exc.move_number, exc.mover, exc.move_text, exc.reason,
+                        import_error_message(exc)])
+    return out
+
+
+def _turn_facts(turn):
+    options = sorted([d.kind, d.value] for d in turn.options)
+    return [str(turn.phase), turn.prompt, turn.detail, options, sorted(turn.clickable_points),
+            list(turn.candidate_rows), sorted(turn.destinations), sorted(turn.movable_rings),
+            turn.rows_pending_for, repr(turn)]
+
+
+def turns(text, first, last):
+    """Moves ``first`` to ``last`` of a record's game made by clicks on a ``Turn``: what it
+    says and offers before each move and after each click, and what wrong clicks answer."""
+    game = read_record(text).game
+    replay = Game.from_state(game.start_state, game.start_ply)
+    out = []
+    for index, move in enumerate(game.moves):
+        if index >= last:
+            break
+        if index >= first:
+            turn = Turn(replay)
+            steps = [_turn_facts(turn)]
+            # A wrong click first (every point in turn would be slow): it must change nothing.
+            wrong = [p for p in POINTS if p not in turn.clickable_points][index % 7::7][:3]
+            for point in wrong:
+                steps.append(["wrong", point_name(point), turn.click_point(point), str(turn.phase)])
+                if turn.phase != "move-ring" and turn.decisions:
+                    turn.reset()
+            turn.reset()
+            while turn.move is None and turn.options:
+                step = decisions_of(move)[len(turn.decisions)]
+                hint = turn.click_row(step.value) if step.kind == "row" else turn.click_point(step.value)
+                steps.append(["click", step.kind, step.value, hint] + _turn_facts(turn))
+            steps.append(["move", str(turn.move), turn.move == move, turn.passed])
+            out.append(steps)
+        replay.play(move)
+    return out
+
+
+def boards(text, every):
+    """The board of every ``every``-th position of a record's game, as the page draws it (the
+    highlights of the turn, the names of the points), and as diagrams and animations."""
+    game = read_record(text).game
+    replay = Game.from_state(game.start_state, game.start_ply)
+    out = []
+    for index, move in enumerate(game.moves + (None,)):
+        if index % every == 0:
+            turn = Turn(replay)
+            out.append(board_svg(replay, point_labels=point_labels(turn), **turn.highlights()))
+            out.append(board_svg(replay, animate=True, labels=index % 2 == 0))
+            out.append(board_svg(replay.state, animate="flips", marked=["e5", "f6"], title="A <board> & \"more\""))
+            out.append(diagram_svg(replay, highlight=["e4", "e3-e7"], size=300))
+        if move is not None:
+            replay.play(move)
+    return out
+
+
+def pictures():
+    """The pictures that need no game: the empty board, the ring icons, point coordinates."""
+    points = [[point_name(p)] + [round(v * 100) for v in point_xy(p)] for p in POINTS]
+    nearest = [nearest_point(x * 7 - 300, y * 7 - 300) for x in range(0, 90, 7) for y in range(0, 90, 7)]
+    return [board_svg(Game()), board_svg(Game(), standalone=True, size=200), ring_icon_svg("white"),
+            ring_icon_svg("black", filled=False), points, nearest]
+
+
+def lesson_texts():
+    """The rules as the panel shows them, and each lesson's fields."""
+    return [rules_html(), [list(lesson) for lesson in lessons()]]
+
+
+def pages(cases):
+    """What the page opens for ``[search, hash]`` pairs: the game, players, notices, settings,
+    where the game came from, and its links."""
+    out = []
+    for search, hash_ in cases:
+        setup = open_page(search, hash_)
+        game = setup.game
+        out.append([game.record(), setup.players["white"], setup.players["black"], setup.notices,
+                    list(setup.settings), setup.source, setup.set_aside, read_params(search, hash_) == {},
+                    game_url("/index.html", setup.players, game), game_url("/", {}, game, setup.settings),
+                    opponent_url("/", game, setup.settings)])
+    return out
+
+
+def keeping(records, stored_settings, saved_texts):
+    """Settings and saved games to and from JSON, and record files out and back in."""
+    day = datetime.date(2026, 11, 29)
+    out = []
+    for text in stored_settings:
+        settings = settings_from_json(text)
+        out.append([list(settings), settings_to_json(settings), settings.query()])
+    for text in records:
+        game = read_records(text)[-1].game
+        for settings in (Settings(), Settings("ai-2", "human", game.variant, 250), Settings("human", "remote")):
+            saved = saved_to_json(game, settings, 1764400000000)
+            again = saved_from_json(saved)
+            exported = export_record(game, settings, day)
+            out.append([saved, again.game.record(), list(again.settings), again.time, exported,
+                        [[r.game.record(), list(r.tags.items())] for r in read_import(exported)]])
+    for text in saved_texts:
+        try:
+            saved = saved_from_json(text)
+            out.append(["read", saved.game.record(), list(saved.settings), saved.time])
+        except SavedGameError as exc:
+            out.append(["refused", str(exc)])
+    return out
+
+
+def access(text, first, last):
+    """What a screen reader hears and the keyboard does through moves of a record's game."""
+    game = read_record(text).game
+    replay = Game.from_state(game.start_state, game.start_ply)
+    announcer = Announcer()
+    out = [[[point_name(neighbour(p, key, shift)) for p in POINTS] for key, shift in sorted(KEY_DIRECTIONS)]]
+    for index, move in enumerate(game.moves):
+        if index >= last:
+            break
+        if index >= first:
+            turn = Turn(replay)
+            labels = point_labels(turn)
+            keys = [row_for_key(turn, p) for p in POINTS]
+            out.append([[labels[p] for p in POINTS], keys, spoken_prompt(turn.prompt, turn),
+                        announcer.update(replay, turn.prompt), guide_line(turn)])
+        replay.play(move)
+    out.append(announcer.update(replay, "over"))
+    return out
+
+
+def history(text, computers):
+    """Undo and redo of whole turns through a record's game, for the colours the computer plays."""
+    game = read_record(text).game
+    kept = History(Game.from_state(game.start_state, game.start_ply))
+    out = [[mover_of(game, i) for i in range(len(game.moves))]]
+    for move in game.moves:
+        kept.play(move)
+    while kept.can_undo(computers):
+        out.append([str(m) for m in kept.undo(computers)] + [kept.game.ply])
+    while kept.can_redo():
+        out.append([str(m) for m in kept.redo(computers)] + [kept.game.ply])
+    return out
+
+
+def graphs(cases):
+    """Evaluation graphs for ``[thousandths, current, first number]``: the values are made here,
+    by division, so both interpreters draw the same floats (parsing them might differ)."""
+    return [eval_graph_svg([n / 1000 for n in thousandths], current, first) for thousandths, current, first in cases]
+
+
+def embeds(cases):
+    """What ``embed.html`` shows for ``[search, hash]`` pairs, or what it says is wrong."""
+    out = []
+    for search, hash_ in cases:
+        try:
+            spec = parse_embed(search, hash_)
+        except EmbedError as exc:
+            out.append(["refused", str(exc)])
+            continue
+        out.append([spec.game.record(), spec.ply, spec.steps, list(spec.marked), list(spec.rows),
+                    [str(m) for m in spec.expected], spec.caption, spec.game_at(spec.ply).position(),
+                    step_label(spec.ply, spec.moves), spec.puzzle])
+    return out
+
+
+def preferences(stored):
+    """Theme and guide choices read back from what ``localStorage`` holds."""
+    return [list(THEMES)] + [[theme_choice(s), applied_theme(theme_choice(s), True),
+                              applied_theme(theme_choice(s), False), guide_on(s)] for s in stored]
+
+
+def utf8(byte_lists):
+    """Bytes decoded as UTF-8 with U+FFFD for what is ill-formed."""
+    return [decode_utf8(bytes(b)) for b in byte_lists]
