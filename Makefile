@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 DIST ?= dist
 
-.PHONY: setup play test test-fast bench site serve-site bench-web chromium clean
+.PHONY: setup play test test-fast bench bench-micropython site serve-site bench-web chromium clean
 
 setup: $(VENV)/.installed static/vendor/.installed chromium
 
@@ -38,6 +38,10 @@ test-fast: setup
 
 bench: $(VENV)/.installed
 	$(PY) -m yinsh bench --ai
+
+# A click's work and the page's imports under the page's MicroPython (in Node.js), next to CPython.
+bench-micropython: $(VENV)/.installed static/vendor/.installed
+	$(PY) scripts/bench_micropython.py $(BENCH_MICROPYTHON_ARGS)
 
 # The self-contained site (docs/HOSTING.md): the page, the package, the runtime files it uses and
 # the offline copy, in $(DIST)/. Needs only the vendored runtime and Python >= 3.11.

@@ -40,27 +40,11 @@ class _NamedTupleBase:
     MicroPython's own ``namedtuple`` takes no defaults, has no ``_replace`` or ``_asdict``,
     and cannot be built by a subclass's ``__new__``; this class can. Fields are instance
     attributes (the fastest to read there) and ``_values`` holds them in order for
-    equality, hashing, ordering, indexing and unpacking, as a tuple would.
+    equality, hashing, ordering, indexing and unpacking, as a tuple would. Each class gets
+    its own ``__new__`` from :func:`NamedTuple`.
     """
 
     _fields = ()
-
-    def __new__(cls, *args, **kwargs):
-        fields = cls._fields
-        if len(args) > len(fields):
-            raise TypeError(f"{cls.__name__}() takes {len(fields)} arguments but {len(args)} were given")
-        values = list(args)
-        for name in fields[len(args):]:
-            if name not in kwargs:
-                raise TypeError(f"{cls.__name__}() missing required argument: '{name}'")
-            values.append(kwargs.pop(name))
-        if kwargs:
-            raise TypeError(f"{cls.__name__}() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        self = object.__new__(cls)
-        for name, value in zip(fields, values):
-            setattr(self, name, value)
-        self._values = tuple(values)
-        return self
 
     def __eq__(self, other):
         return self._values == (other._values if isinstance(other, _NamedTupleBase) else other)
@@ -106,6 +90,14 @@ class _NamedTupleBase:
         return OrderedDict(zip(self._fields, self._values))
 
 
-def NamedTuple(typename, fields):  # noqa: N802 (typing's name)
+def NamedTuple(typename, fields):
     """A class whose instances hold ``fields`` (``[(name, type), …]``) in order; the types are ignored."""
-    return type(typename, (_NamedTupleBase,), {"_fields": tuple(name for name, _ in fields)})
+    names = tuple(name for name, _ in fields)
+    params = ", ".join(names)
+    # A __new__ written out for these fields, as CPython's namedtuple does: no loop, no *args.
+    code = (f"def __new__(cls, {params}):\n    self = object.__new__(cls)\n"
+            + "".join(f"    self.{name} = {name}\n" for name in names)
+            + f"    self._values = ({params},)\n    return self\n")
+    scope = {}
+    exec(code, scope)
+    return type(typename, (_NamedTupleBase,), {"_fields": names, "__new__": scope["__new__"]})

@@ -15,6 +15,15 @@ renamed after its content by ``yinsh build-site`` (``static/vendor/pyodide-1a2b3
 A development tree has no ``/sw.js``; if a built site served on the same port earlier left a
 service worker in the browser, that worker would keep serving the old site. This server
 answers ``/sw.js`` with a worker that removes itself (and its caches) and reloads the page.
+
+What it serves (:func:`servable`): from a built site (a folder with ``build.json``), every file
+in it; from a source checkout, only what the pages load — the top-level pages and configs,
+``yinsh/**/*.py``, ``static/``, ``examples/`` and the bench pages — never the rest of the
+checkout (``.git``, ``.venv``, ``node_modules``, ``pyproject.toml``…). Never a hidden file or
+folder, a directory listing, or a file that a symbolic link places outside the root. A request
+whose ``Host`` is not this machine by a name or address the server was reached by (a DNS
+rebinding attack names another) is refused (403), an odd path is a 400 or a 404, and an error
+while answering is a 500: nothing drops the connection.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import functools
 import hashlib
 import http.server
 import io
+import ipaddress
 import os
 import re
 import socket
@@ -31,9 +41,10 @@ import sys
 import threading
 import webbrowser
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
-__all__ = ["MIME_TYPES", "IMMUTABLE", "REVALIDATE", "Handler", "cache_control", "make_server", "serve"]
+__all__ = ["MIME_TYPES", "IMMUTABLE", "REVALIDATE", "Handler", "cache_control", "make_server", "serve", "servable",
+           "host_allowed", "request_path"]
 
 #: Explicit types for everything the site ships; anything else falls back to ``mimetypes``.
 MIME_TYPES: dict[str, str] = {
@@ -61,16 +72,116 @@ _VERSIONED_DIR = re.compile(r"/static/vendor/[^/]+-[0-9a-f]{10}/")
 _HASHES: dict[tuple[str, int, int], str] = {}
 _HASHES_LOCK = threading.Lock()
 
-#: Served as /sw.js where the folder has none: undoes a built site's service worker.
+#: Served as /sw.js where the folder has none: undoes a built site's service worker. The same
+#: file retires a hosted site's offline copy (docs/HOSTING.md, "Retiring the offline copy").
 KILL_SWITCH_SW = """\
-// No service worker here (a development tree): remove one a built site left on this origin.
+// Retires the offline copy of YINSH kept for this folder: served as sw.js in place of the site's
+// own, it deletes the copy and unregisters itself; open tabs reload from the host.
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil((async () => {
-  for (const key of await caches.keys()) if (key.startsWith("yinsh:")) await caches.delete(key);
+  const prefix = "yinsh:" + new URL("./", self.location.href).pathname + ":";
+  for (const key of await caches.keys()) if (key.startsWith(prefix)) await caches.delete(key);
   await self.registration.unregister();
   for (const client of await self.clients.matchAll({type: "window"})) client.navigate(client.url);
 })()));
 """
+
+
+#: A folder holding this file is a built site (``yinsh build-site``): every file in it ships.
+BUILT_SITE_MARK = "build.json"
+#: What a source checkout serves, by top-level folder: the endings served there (``None``: all).
+SOURCE_FOLDERS: dict[str, tuple[str, ...] | None] = {
+    "yinsh": (".py",),
+    "static": None,
+    "examples": None,
+    "bench": (".html", ".toml"),  # the bare PyScript page the start-up tests compare with
+}
+#: What a source checkout serves at its top: the pages, their configs, the service worker, icons.
+SOURCE_TOP_ENDINGS = (".html", ".toml", ".json", ".js", ".mjs", ".webmanifest", ".ico", ".svg", ".png")
+#: Files of a checkout that are never served, whatever their ending.
+NEVER_SERVED = frozenset({"pyproject.toml", "package.json", "package-lock.json"})
+
+
+class BadPath(ValueError):
+    """A request path that cannot name a file (the server answers 400)."""
+
+
+def request_path(target: str) -> str:
+    """The file a request target asks for, relative to the root (``''`` is the root folder,
+    and a path ending in ``/`` a folder's ``index.html``). Raises :class:`BadPath` for a target
+    that is not a plain path: not UTF-8, control characters, backslashes, ``.`` or ``..``.
+
+    >>> request_path("/static/a%20b.css?v=1"), request_path("/"), request_path("/examples/")
+    ('static/a b.css', 'index.html', 'examples/index.html')
+    """
+    try:
+        path = urlsplit(target).path
+        decoded = unquote(path, errors="strict")
+    except (ValueError, UnicodeDecodeError):
+        raise BadPath(f"cannot read the path {target[:80]!r}") from None
+    if not decoded.startswith("/"):
+        raise BadPath(f"the path {target[:80]!r} does not start with /")
+    if any(ord(c) < 32 or c in "\x7f\\" for c in decoded):
+        raise BadPath("the path holds a control character or a backslash")
+    segments = decoded[1:].split("/")
+    if any(s in (".", "..") for s in segments):
+        raise BadPath("the path holds . or ..")
+    if segments[-1] == "":
+        segments[-1] = "index.html"
+    return "/".join(segments)
+
+
+def servable(relative: str, built: bool) -> bool:
+    """Whether a file at ``relative`` (a path from :func:`request_path`) may be served: never a
+    hidden name or ``__pycache__``; all else from a built site; from a source checkout, only
+    :data:`SOURCE_FOLDERS` and :data:`SOURCE_TOP_ENDINGS` (not :data:`NEVER_SERVED`).
+
+    >>> servable("yinsh/game.py", False), servable(".git/config", False), servable("node_modules/x.js", False)
+    (True, False, False)
+    """
+    segments = relative.split("/")
+    if any(not s or s.startswith(".") or s == "__pycache__" for s in segments):
+        return False
+    if built:
+        return True
+    if len(segments) == 1:
+        return relative.endswith(SOURCE_TOP_ENDINGS) and relative not in NEVER_SERVED
+    if segments[0] not in SOURCE_FOLDERS:
+        return False
+    endings = SOURCE_FOLDERS[segments[0]]
+    return endings is None or relative.endswith(endings)
+
+
+def host_allowed(host: str | None, bound: str) -> bool:
+    """Whether a request's ``Host`` names this machine: ``localhost`` (or a name under it),
+    a loopback address, or the address the server is bound to (any address when it listens on
+    all of them). A DNS name is refused: it is how a rebinding attack reaches a local server.
+
+    >>> host_allowed("localhost:8000", "127.0.0.1"), host_allowed("[::1]:80", "127.0.0.1")
+    (True, True)
+    >>> host_allowed("evil.example:8000", "127.0.0.1"), host_allowed(None, "127.0.0.1")
+    (False, False)
+    """
+    if not host:
+        return False
+    host = host.strip().lower()
+    if host.startswith("["):
+        name = host[1:host.find("]")] if "]" in host else ""
+    else:
+        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    name = name.rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    if address.is_loopback or bound in ("", "0.0.0.0", "::"):
+        return True
+    try:
+        return address == ipaddress.ip_address(bound)
+    except ValueError:
+        return False
 
 
 def _sha256(path: str) -> str:
@@ -105,7 +216,8 @@ def cache_control(url: str, file: str | None = None) -> str:
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
-    """Serves files with :data:`MIME_TYPES` and :func:`cache_control`; ``quiet`` silences the log.
+    """Serves the files :func:`servable` allows with :data:`MIME_TYPES` and :func:`cache_control`;
+    ``quiet`` silences the log.
 
     ``cache_headers = False`` sends no ``Cache-Control`` (what a bare static server does).
     """
@@ -117,6 +229,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     quiet: bool = False
     cache_headers: bool = True
     _status: int = 0
+    _file: str = ""
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (base name)
         if not self.quiet:
@@ -128,9 +241,36 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self) -> None:
         if self.cache_headers and self._status in (200, 304) and self.command in ("GET", "HEAD"):
-            file = self.translate_path(self.path)
-            self.send_header("Cache-Control", cache_control(self.path, file if os.path.isfile(file) else None))
+            self.send_header("Cache-Control", cache_control(self.path, self._file or None))
         super().end_headers()
+
+    def translate_path(self, path: str) -> str:
+        """The file the current request is answered with (``''`` when it is refused)."""
+        return self._file
+
+    def list_directory(self, path):  # type: ignore[no-untyped-def]
+        self.send_error(404, "File not found")  # never a listing of a folder
+        return None
+
+    def do_GET(self) -> None:
+        self._answer(super().do_GET)
+
+    def do_HEAD(self) -> None:
+        self._answer(super().do_HEAD)
+
+    def _answer(self, respond) -> None:  # type: ignore[no-untyped-def]
+        """Run ``respond``; an error while answering is a 500, not a dropped connection."""
+        self._status, self._file = 0, ""
+        try:
+            respond()
+        except (ConnectionError, TimeoutError):
+            raise  # the client went away: nothing to answer
+        except Exception as error:
+            self.log_error("error answering %r: %r", self.path, error)
+            if self._status:  # the answer had begun: it cannot be replaced
+                self.close_connection = True
+            else:
+                self.send_error(500, "The server could not answer")
 
     def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
         """Send a file with ``sendfile`` (the kernel copies; 9.6 MB of wasm at loopback speed)."""
@@ -144,14 +284,32 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         super().copyfile(source, outputfile)
 
     def send_head(self):  # type: ignore[no-untyped-def]
-        if urlsplit(self.path).path == "/sw.js" and not os.path.isfile(self.translate_path(self.path)):
+        if not host_allowed(self.headers.get("Host"), str(self.server.server_address[0])):
+            self.send_error(403, "This server answers only requests for this machine (localhost)")
+            return None
+        try:
+            relative = request_path(self.path)
+        except BadPath as error:
+            self.send_error(400, str(error))
+            return None
+        root = os.path.realpath(self.directory)
+        file = os.path.realpath(os.path.join(root, *relative.split("/")))
+        built = os.path.isfile(os.path.join(root, BUILT_SITE_MARK))
+        # the path asked for and the file it leads to (through any link) must both be served
+        inside = os.path.commonpath([root, file]) == root
+        if (inside and servable(relative, built) and servable(Path(os.path.relpath(file, root)).as_posix(), built)
+                and os.path.isfile(file)):
+            self._file = file
+            return super().send_head()
+        if relative == "sw.js":
             body = KILL_SWITCH_SW.encode()
             self.send_response(200)
             self.send_header("Content-Type", "text/javascript; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             return io.BytesIO(body)
-        return super().send_head()
+        self.send_error(404, "File not found")
+        return None
 
 
 class _Server(http.server.ThreadingHTTPServer):

@@ -6,7 +6,10 @@
 - offline: after a first visit the service worker holds the release; with the server stopped
   and the browser offline, a reload gives a playable page and the AI answers a move;
 - a new release: the next visit installs it beside the old one, and once no tab runs the
-  old one it takes over and the old cache is gone.
+  old one it takes over and the old cache is gone; or at once, from the page's "A new version
+  is ready — Reload" offer;
+- retiring the offline copy: a host that replaces sw.js with the kill switch of
+  docs/HOSTING.md, or removes it, leaves no copy behind.
 
 Each test has its own server on its own copy of the site, so stopping one or rebuilding
 another never disturbs the rest.
@@ -29,7 +32,7 @@ from pages import is_offsite, origin
 
 from yinsh.game import Game
 from yinsh.render import board_svg
-from yinsh.serve import make_server
+from yinsh.serve import KILL_SWITCH_SW, make_server
 from yinsh.site import build_site
 from yinsh.turn import Turn
 
@@ -260,3 +263,98 @@ def test_a_new_release_replaces_the_old_cache(site: Site, context: Any) -> None:
     assert state["controlled"]
     recorder.check()
     print(f"the new release took over on visit {attempts} after the old tabs closed")
+
+
+def test_the_page_offers_a_new_release_and_reload_switches_to_it(site: Site, context: Any) -> None:
+    recorder = Recorder(context, site.url)
+    page = recorder.page()
+    page.goto(site.url)
+    wait_ready(page, recorder)
+    old = wait_sw(page, lambda s: s["controlled"] and s["active"] == "activated", "active")["build"]
+    assert page.locator("#update-offer").is_hidden()
+
+    site.rebuild(release="next")
+    new = site.summary.build
+    page.reload()  # the offline copy answers (the old release) while the new one downloads
+    wait_ready(page, recorder)
+    assert page.evaluate("document.querySelector('meta[name=yinsh-build]').content") == old
+    offer = page.locator("#update-offer")
+    offer.wait_for(state="visible", timeout=SW_TIMEOUT_S * 1000)
+    assert "A new version is ready" in offer.inner_text()
+    with page.expect_navigation(timeout=SW_TIMEOUT_S * 1000):
+        offer.locator("button").click()
+    wait_ready(page, recorder)
+    assert page.evaluate("document.querySelector('meta[name=yinsh-build]').content") == new
+    state = wait_sw(page, lambda s: s["caches"] == [f"yinsh:/:{new}"], "rid of the old cache")
+    assert state["controlled"] and page.locator("#update-offer").is_hidden()
+    recorder.check()
+
+
+NO_WORKER = """async () => ({
+  registered: !!(await navigator.serviceWorker.getRegistration()),
+  caches: (await caches.keys()).filter(k => k.startsWith('yinsh:')),
+})"""
+
+
+def _wait_retired(page: Any, what: str) -> None:
+    deadline = time.monotonic() + SW_TIMEOUT_S
+    while True:
+        try:
+            state = page.evaluate(NO_WORKER)
+        except Exception:  # the page is reloading (the kill switch reloads open tabs)
+            state = {"reloading": True}
+        if state.get("registered") is False and not state["caches"]:
+            return
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what} left the offline copy: {state}", pytrace=False)
+        page.wait_for_timeout(200)
+
+
+def test_the_kill_switch_of_the_hosting_guide_retires_the_offline_copy(site: Site, context: Any) -> None:
+    recorder = Recorder(context, site.url)
+    page = recorder.page()
+    page.goto(site.url)
+    wait_ready(page, recorder)
+    wait_sw(page, lambda s: s["controlled"] and s["caches"], "active")
+
+    (site.directory / "sw.js").write_text(KILL_SWITCH_SW, encoding="utf-8")
+    page.reload()  # the browser checks sw.js on navigation: the kill switch installs and runs
+    _wait_retired(page, "the kill switch")
+    # It reloads the open tab, which cuts that tab's downloads short: not a problem of the site.
+    page.wait_for_timeout(1000)
+    recorder.problems = [p for p in recorder.problems if "net::ERR_ABORTED" not in p]
+    later = recorder.page()
+    later.goto(site.url)
+    wait_ready(later, recorder)
+    assert not later.evaluate("!!navigator.serviceWorker.controller")  # the host answered, not a copy
+    recorder.check()
+
+
+def test_a_removed_service_worker_retires_the_offline_copy(tmp_path: Path, context: Any) -> None:
+    # A plain static server: it answers a missing sw.js with a 404 (yinsh serve would answer
+    # the kill switch, as for a development tree).
+    site = Site(tmp_path / "dist", plain=True)
+    try:
+        _retire_by_removing(site, context)
+    finally:
+        site.stop()
+
+
+def _retire_by_removing(site: Site, context: Any) -> None:
+    recorder = Recorder(context, site.url)
+    page = recorder.page()
+    page.goto(site.url)
+    wait_ready(page, recorder)
+    wait_sw(page, lambda s: s["controlled"] and s["caches"], "active")
+
+    (site.directory / "sw.js").unlink()
+    page.reload()  # the copy answers once more; its check finds sw.js gone (a 404) and retires it
+    page.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=BOOT_TIMEOUT_MS)
+    _wait_retired(page, "removing sw.js")
+    later = recorder.page()
+    later.goto(site.url)
+    later.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=BOOT_TIMEOUT_MS)
+    assert not later.evaluate("!!navigator.serviceWorker.controller")  # the host answered, not a copy
+    # the host's 404 for sw.js, and the browser's line about it, are what this test is about
+    recorder.problems = [p for p in recorder.problems if not ("sw.js" in p or "status of 404" in p)]
+    recorder.check()

@@ -20,7 +20,9 @@ def main():
     for name, args in request["calls"]:
         start = time.ticks_ms()
         try:
-            answer = {"value": getattr(module, name)(*args)}
+            value = getattr(module, name)(*args)
+            json.loads(json.dumps(value))  # MicroPython writes what is not JSON as its repr: refuse it here
+            answer = {"value": value}
         except Exception as exc:  # reported, so that one broken call does not hide the others
             trace = io.StringIO()
             sys.print_exception(exc, trace)

@@ -4,7 +4,8 @@ tests/test_micropython.py calls each function here under CPython (in the pytest 
 under the pinned MicroPython (in Node.js, through tests/mpy_lane/run.mjs) with the same
 arguments, and requires equal answers. So this file keeps to the Python both run (see
 docs/PORTABILITY.md): its answers are JSON (lists, strings, ints, no floats: MicroPython
-prints floats its own way), in an order that never comes from a dict or a set.
+prints floats its own way; no record types: they are tuples on CPython only), in an order
+that never comes from a dict or a set.
 """
 
 import datetime
@@ -52,6 +53,32 @@ def perft(record, depth):
     from yinsh.perft import perft as count
 
     return count(Game.from_record(record).state, depth)
+
+
+def values():
+    """The record types behave as tuples do: equality, hashing, order, unpacking, ``_replace``,
+    ``_asdict`` (in field order), ``repr``, defaults and keywords."""
+    from yinsh.move import Move, Removal
+    from yinsh.state import initial_state
+    from yinsh.turn import Decision
+
+    state = initial_state()
+    move = Move("move", 40, 41, (Removal(3, 4),))
+    settings = Settings(black="ai-3")
+    white_markers, *rest = state
+    return [
+        repr(state), list(state), white_markers, len(rest), state == tuple(state),
+        hash(state) == hash(tuple(state)),
+        repr(state._replace(turn=1, placed=5)), list(state._replace(turn=1)) == list(state), state[4], list(state[2:5]),
+        repr(move), str(move), [list(r) for r in move.before], move == Move("move", 40, 41, (Removal(3, 4),), ()),
+        move != Move("pass"),
+        Move("pass") in {Move("pass"): 1}, repr(Move("pass")._replace(before=(Removal(1, 2),))),
+        [list(r) for r in sorted([Removal(5, 1), Removal(2, 9), Removal(2, 3)])], str(Removal(2, 3)),
+        repr(settings), list(settings._asdict().items()), repr(settings._replace(delay=250)), settings.players,
+        repr(Decision("pass")), Decision("row", 3) == ("row", 3), [list(d) for d in sorted([Decision("row", 3),
+                                                                                            Decision("pass")])],
+        Settings(variant="blitz") == Settings("human", "human", "blitz"), Settings._fields,
+    ]
 
 
 def legal_moves(codes):

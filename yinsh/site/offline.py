@@ -27,30 +27,70 @@ def service_worker(root: Path, build: str, entries: list[tuple[str, str]]) -> st
 
 
 def registration(build: str, sw_url: str = "./sw.js") -> str:
-    """The ``<head>`` snippet of the built page: the build id and the service worker."""
+    """The ``<head>`` snippet of the built page: the build id and the service worker.
+
+    Once the page is interactive it registers ``sw_url``. When a new release has installed
+    beside the running one it marks ``<html data-yinsh-update>``, fires ``yinsh:update`` and
+    shows the page's ``#update-offer`` (if it has one): its button tells the waiting worker to
+    take over, and every tab of the site reloads into the new release when it does. When the
+    host has removed ``sw_url`` (a 404 or 410 from the host itself, not a failed network), the
+    offline copy is retired: the registration and this site's caches go, and the next visit
+    comes from the host.
+    """
     return f"""  <meta name="yinsh-build" content="{build}">
   <script>
     // The offline copy (written by yinsh/site into the built site only): once the game is
-    // interactive, sw.js stores this release; a new release takes over when no tab runs this one.
+    // interactive, sw.js stores this release; a new release is offered, and takes over on Reload.
     if ("serviceWorker" in navigator) (() => {{
       const html = document.documentElement;
+      const worker = new URL("{sw_url}", location.href);
+      const cachePrefix = "yinsh:" + new URL("./", worker).pathname + ":";
+      const fromOfflineCopy = !!navigator.serviceWorker.controller;
       let started = false;
+      // A release taking over while this page runs an older one: reload into it.
+      navigator.serviceWorker.addEventListener("controllerchange", () => {{
+        if (fromOfflineCopy && navigator.serviceWorker.controller) location.reload();
+      }});
+      const offer = (registration) => {{
+        html.setAttribute("data-yinsh-update", "");
+        dispatchEvent(new Event("yinsh:update"));
+        const box = document.getElementById("update-offer");
+        const button = box && box.querySelector("button");
+        if (!button) return;
+        box.hidden = false;
+        button.onclick = () => {{
+          button.disabled = true;
+          if (registration.waiting) registration.waiting.postMessage("skip-waiting");
+          else location.reload();
+        }};
+      }};
+      const retireIfRemoved = async () => {{
+        try {{
+          const response = await fetch(worker, {{cache: "no-store"}});
+          if (response.status !== 404 && response.status !== 410) return;
+          for (const registration of await navigator.serviceWorker.getRegistrations()) {{
+            if (registration.scope === new URL("./", worker).href) await registration.unregister();
+          }}
+          for (const key of await caches.keys()) if (key.startsWith(cachePrefix)) await caches.delete(key);
+        }} catch (error) {{ /* offline: the copy stays */ }}
+      }};
       const start = () => {{
         if (started) return;
         started = true;
         navigator.serviceWorker.register("{sw_url}").then((registration) => {{
-          const update = () => {{
-            html.setAttribute("data-yinsh-update", "");
-            dispatchEvent(new Event("yinsh:update"));
-          }};
-          if (registration.waiting && navigator.serviceWorker.controller) update();
+          if (registration.waiting && navigator.serviceWorker.controller) offer(registration);
           registration.addEventListener("updatefound", () => {{
-            const worker = registration.installing;
-            worker && worker.addEventListener("statechange", () => {{
-              if (worker.state === "installed" && navigator.serviceWorker.controller) update();
+            const installing = registration.installing;
+            installing && installing.addEventListener("statechange", () => {{
+              if (installing.state === "installed" && navigator.serviceWorker.controller) offer(registration);
             }});
           }});
-        }}, (error) => console.warn("YINSH: no offline copy:", error));
+          // register() settles at once for a worker it knows: only a check says sw.js has gone.
+          if (navigator.onLine) registration.update().catch(retireIfRemoved);
+        }}, (error) => {{
+          console.warn("YINSH: no offline copy:", error);
+          retireIfRemoved();
+        }});
       }};
       new MutationObserver(() => html.hasAttribute("data-yinsh-ready") && start())
         .observe(html, {{attributes: true, attributeFilter: ["data-yinsh-ready"]}});
