@@ -219,35 +219,44 @@ def load_json(text: str) -> object:
 
 def _nests_deeper(text: str, limit: int) -> bool:
     """Whether the arrays and objects of JSON text nest more than ``limit`` deep (brackets in
-    strings do not count); it stops at the first bracket past the limit.
+    strings do not count); it stops at the first bracket past the limit. It scans the text's
+    bytes (see :func:`yinsh.scan`).
 
     >>> _nests_deeper('[{"a": "[[[\\\\"}, []]', 2), _nests_deeper('[[[]]]', 2)
     (False, True)
     """
+    try:
+        data = text.encode()
+    except UnicodeError:  # a lone surrogate (CPython only): its bytes do not matter here
+        data = text.encode("utf-8", "surrogatepass")
     depth = 0
-    i, end = 0, len(text)
+    i, end = 0, len(data)
     while i < end:
-        c = text[i]
-        if c == '"':  # jump to the closing quote: one not escaped by an odd run of backslashes
-            close = text.find('"', i + 1)
+        c = data[i]
+        if c == _JSON_QUOTE:  # jump to the closing quote: one not escaped by an odd run of backslashes
+            close = data.find(b'"', i + 1)
             while close > 0:
                 run = close
-                while text[run - 1] == "\\":
+                while data[run - 1] == _JSON_BACKSLASH:
                     run -= 1
                 if (close - run) % 2 == 0:
                     break
-                close = text.find('"', close + 1)
+                close = data.find(b'"', close + 1)
             if close < 0:
                 return False  # an unclosed string: json.loads refuses it
             i = close
-        elif c in "[{":
+        elif c in _JSON_OPENING:
             depth += 1
             if depth > limit:
                 return True
-        elif c in "]}":
+        elif c in _JSON_CLOSING:
             depth -= 1
         i += 1
     return False
+
+
+_JSON_QUOTE, _JSON_BACKSLASH = b'"'[0], b"\\"[0]
+_JSON_OPENING, _JSON_CLOSING = frozenset(b"[{"), frozenset(b"]}")
 
 
 def settings_from_dict(data: object) -> Settings:
@@ -522,7 +531,8 @@ def opponent_url(path: str, game: Game, settings: Settings) -> str:
 _SAFE: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~;:/,")
 _DIGITS: Final = frozenset("0123456789")
 _CODE: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-_HEX: Final = frozenset("0123456789abcdefABCDEF")
+_HEX: Final = frozenset(b"0123456789abcdefABCDEF")
+_PERCENT: Final = b"%"[0]
 
 
 def _unquote(text: str) -> str:
@@ -532,18 +542,24 @@ def _unquote(text: str) -> str:
     'a b cé%zz\ufffd%'
     """
     text = text.replace("+", " ")
+    if "%" not in text:
+        return text
+    try:  # scanned as bytes: see yinsh.scan
+        data = text.encode()
+    except UnicodeError:  # a lone surrogate (CPython only): left as it is
+        return text
     out = []
     done = 0
-    start = text.find("%")
+    start = data.find(b"%")
     while start >= 0:
         end = start
-        while end + 2 < len(text) and text[end] == "%" and text[end + 1] in _HEX and text[end + 2] in _HEX:
+        while end + 2 < len(data) and data[end] == _PERCENT and data[end + 1] in _HEX and data[end + 2] in _HEX:
             end += 3
         if end > start:  # a run of escapes: one UTF-8 sequence may span several
-            out += [text[done:start], decode_utf8(bytes.fromhex(text[start:end].replace("%", "")))]
+            out += [data[done:start].decode(), decode_utf8(bytes.fromhex(data[start:end].replace(b"%", b"").decode()))]
             done = end
-        start = text.find("%", max(end, start + 1))
-    out.append(text[done:])
+        start = data.find(b"%", max(end, start + 1))
+    out.append(data[done:].decode())
     return "".join(out)
 
 
