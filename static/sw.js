@@ -2,27 +2,32 @@
    (the page, the Python package, the runtime, the AI worker's files) starts without the network.
 
    This file is a template. `yinsh build-site` (yinsh/site/) writes dist/sw.js from it and fills
-   in RELEASE: the build id and every file of the release with its SHA-256. The development page
-   (index.html served from the repository) never registers a service worker.
+   in RELEASE: the build id, every file of the release with its SHA-256 ("files"), and apart
+   ("later") the files of the computer player's runtime (Pyodide, several megabytes), which only
+   a game against the computer needs. The development page (index.html served from the
+   repository) never registers a service worker.
 
-   - install: fetch every file of the release, check it against its SHA-256 (a host half-way
+   - install: fetch every file of "files", check it against its SHA-256 (a host half-way
      through a deploy can serve a mix of two releases: then the install fails, the browser
      retries on a later visit and the previous release stays in use) and store it in one
      cache named after the build, with the right MIME type whatever the host sent.
-   - fetch: the page and its files are answered from that cache; anything else goes to the
-     network. Only same-origin GET requests inside this worker's scope are answered.
+   - fetch: the page and its files are answered from that cache; a file of "later" the first
+     time it is asked for is fetched, checked and stored the same way (so the computer plays
+     offline once it has played once); anything else goes to the network. Only same-origin GET
+     requests inside this worker's scope are answered.
    - activate: a new release takes over once no tab runs the old one (the usual service worker
      life cycle: a page never sees files of two releases), then deletes the caches of older
      releases of this site, and only those.
 */
 "use strict";
 
-const RELEASE = {"build": "dev", "files": []};  // [url relative to this script, sha256 prefix]: filled in by yinsh/site/
+const RELEASE = {"build": "dev", "files": [], "later": []};  // [url relative to this script, sha256 prefix]: filled in by yinsh/site/
 
 const SCOPE = new URL("./", self.location.href);
 const PREFIX = `yinsh:${SCOPE.pathname}:`;
 const CACHE = PREFIX + RELEASE.build;
 const PAGE = SCOPE.href;  // the page is kept under the URL people open: ./
+const LATER = new Map(RELEASE.later.map(([url, expected]) => [new URL(url, self.location.href).href, expected]));
 const TYPES = {
   html: "text/html; charset=utf-8",
   js: "text/javascript; charset=utf-8",
@@ -86,8 +91,16 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+// "keep-later": the page's computer player started before this worker controlled the page, so
+// its runtime never came through here: store it now (mostly from the HTTP cache).
+async function keepLater() {
+  const cache = await caches.open(CACHE);
+  await Promise.all(Array.from(LATER, ([url, expected]) => store(cache, url, expected)));
+}
+
 self.addEventListener("message", (event) => {
   if (event.data === "skip-waiting") self.skipWaiting();
+  if (event.data === "keep-later") event.waitUntil(keepLater().catch((error) => console.warn("YINSH:", error)));
 });
 
 async function answer(request, url) {
@@ -101,6 +114,14 @@ async function answer(request, url) {
     hit = await cache.match(request, {ignoreVary: true});
     // A name without a version (a file named from Python code): this release's copy.
     if (!hit && !url.searchParams.has("v")) hit = await cache.match(request, {ignoreSearch: true, ignoreVary: true});
+  }
+  if (!hit && LATER.has(url.href)) {
+    try {
+      await store(cache, url.href, LATER.get(url.href));
+      hit = await cache.match(url.href);
+    } catch (error) {
+      console.warn("YINSH: not kept offline:", error);  // the network's answer, as if no worker ran
+    }
   }
   return hit || fetch(request);
 }

@@ -174,23 +174,29 @@ class TestContents:
             assert (out / name).is_file(), name
 
     def test_service_worker_keeps_every_file_the_page_loads(self, site):
+        """Every file at install, but the computer player's Pyodide: that one once it is first
+        fetched (a game between people never downloads it)."""
         out, summary = site
         release = release_of(out)
         assert release["build"] == summary.build
-        urls = {url for url, _ in release["files"]}
         import hashlib
 
-        for url, digest in release["files"]:
-            path = out / "index.html" if url == "./" else local_path(out, url)
-            assert len(digest) == 32 and hashlib.sha256(path.read_bytes()).hexdigest().startswith(digest), url
-        kept = {str(local_path(out, u).relative_to(out.resolve())) if u != "./" else "index.html" for u in urls}
+        kept: dict[str, str] = {}
+        for group in ("files", "later"):
+            for url, digest in release[group]:
+                path = out / "index.html" if url == "./" else local_path(out, url)
+                assert len(digest) == 32 and hashlib.sha256(path.read_bytes()).hexdigest().startswith(digest), url
+                kept[str(path.relative_to(out.resolve()))] = group
         for f in summary.files:
             install_icon = f.path.startswith("static/icons/")  # fetched when the app is installed, online
             if f.kind != "meta" and not install_icon:
                 assert f.path in kept, f"{f.path} is not kept for offline use"
             assert f.cached == (f.path in kept), f.path
+            pyodide = f.path.startswith("static/vendor/pyodide-") and f.kind != "meta"
+            assert f.on_demand == (kept.get(f.path) == "later") == pyodide, f.path
         assert "sw.js" not in kept and "build.json" not in kept and "static/icons/icon-512.png" not in kept
-        assert any(u.startswith("./yinsh/web/") for u in urls)
+        assert any(u.startswith("./yinsh/web/") for u, _ in release["files"])
+        assert any(u.endswith("/micropython.wasm") for u, _ in release["files"])
 
     def test_summary_and_build_info(self, site):
         out, summary = site

@@ -3,8 +3,9 @@
 - a game by clicks (placements and a ring move), the folder served by Python's plain
   ``http.server`` (any static server will do), with every request answered by the site
   itself: no 404, no source map, nothing off the origin;
-- offline: after a first visit the service worker holds the release; with the server stopped
-  and the browser offline, a reload gives a playable page and the AI answers a move;
+- offline: after a first visit the service worker holds the release (a game between people
+  fetches nothing of Pyodide); with the server stopped and the browser offline, a reload gives
+  a playable page and the embed draws; once the computer has played, it answers offline too;
 - a new release: the next visit installs it beside the old one, and once no tab runs the
   old one it takes over and the old cache is gone; or at once, from the page's "A new version
   is ready — Reload" offer;
@@ -195,30 +196,76 @@ def _play_a_game(site: Site, context: Any) -> None:
     assert not [p for p in served if "node_modules" in p or re.search(r"/static/vendor/(pyodide|pyscript)/", p)]
 
 
-def test_offline_reload_plays_against_the_ai(site: Site, context: Any) -> None:
+CACHED_WASM = """async () => {
+  for (const key of await caches.keys()) {
+    const cache = await caches.open(key);
+    if ((await cache.keys()).some(r => r.url.endsWith('/pyodide.asm.wasm'))) return true;
+  }
+  return false;
+}"""
+
+
+def pyodide_requests(recorder: Recorder) -> list[str]:
+    """Requests for a file of Pyodide's runtime (the page's and its service worker's)."""
+    return [u for u in recorder.requests if "/static/vendor/pyodide" in u]
+
+
+def test_offline_a_game_between_people_and_the_embed(site: Site, context: Any) -> None:
+    """A first visit for a game between people fetches no file of Pyodide, not even for the
+    offline copy; offline, the page plays and the embed draws."""
     recorder = Recorder(context, site.url)
     page = recorder.page()
     page.goto(site.url)
     wait_ready(page, recorder)
     state = wait_sw(page, lambda s: s["controlled"] and s["active"] == "activated", "active")
     assert state["caches"] == [f"yinsh:/:{site.summary.build}"]
+    assert not pyodide_requests(recorder) and not page.evaluate(CACHED_WASM)
 
     site.stop()  # nothing serves the site any more …
     context.set_offline(True)  # … and the browser is offline
-    page.goto(site.url + "?white=human&black=ai-1")
+    page.goto(site.url + "#n=1")
     wait_ready(page, recorder)
     assert page.evaluate("document.querySelector('meta[name=yinsh-build]').content") == site.summary.build
-    click(page, "e5")
-    page.wait_for_function("() => document.getElementById('board').dataset.record.split(' ').length >= 2",
-                           timeout=AI_TIMEOUT_MS)
-    moves = Game.from_record(record(page)).moves
-    assert [str(m) for m in moves][:1] == ["e5"] and len(moves) == 2, record(page)
+    for n, point in enumerate(["e5", "f6", "d4"], 1):
+        click(page, point)
+        page.wait_for_function("n => document.getElementById('board').dataset.record.split(' ').length >= n",
+                               arg=n, timeout=5_000)
+    assert record(page) == "1.e5 2.f6 3.d4"
     # The embeddable diagram is part of the release too, whatever its query (a tab of its
     # own: navigating this one would abort its last requests, which the recorder reports).
     embed = recorder.page()
     embed.goto(site.url + "embed.html?record=e5%20e4&highlight=e5")
     wait_ready(embed, recorder)
     assert record(embed) == "1.e5 2.e4" and embed.locator("#board [data-point=e5]").count() == 1
+    assert not pyodide_requests(recorder)
+    recorder.check()
+
+
+def test_offline_the_computer_plays_once_it_has_played(site: Site, context: Any) -> None:
+    """The computer player's Pyodide is kept once it is used (here by a first visit that starts
+    it before the service worker controls the page); then the computer answers offline."""
+    recorder = Recorder(context, site.url)
+    page = recorder.page()
+    page.goto(site.url + "?white=human&black=ai-1")
+    wait_ready(page, recorder)
+    click(page, "e5")
+    page.wait_for_function("() => document.getElementById('board').dataset.record.split(' ').length >= 2",
+                           timeout=AI_TIMEOUT_MS)
+    wait_sw(page, lambda s: s["controlled"] and s["active"] == "activated", "active")
+    deadline = time.monotonic() + SW_TIMEOUT_S
+    while not page.evaluate(CACHED_WASM):
+        assert time.monotonic() < deadline, "the computer player's runtime was never kept offline"
+        page.wait_for_timeout(200)
+
+    site.stop()
+    context.set_offline(True)
+    page.goto(site.url + "?white=human&black=ai-1#n=2")
+    wait_ready(page, recorder)
+    click(page, "e5")
+    page.wait_for_function("() => document.getElementById('board').dataset.record.split(' ').length >= 2",
+                           timeout=AI_TIMEOUT_MS)
+    moves = Game.from_record(record(page)).moves
+    assert [str(m) for m in moves][:1] == ["e5"] and len(moves) == 2, record(page)
     recorder.check()
 
 

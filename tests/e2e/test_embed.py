@@ -1,7 +1,7 @@
 """The embeddable diagram (embed.html) in a browser, through the example tutorial page
 (examples/embed.html) and on its own at a small size.
 
-The example page's three frames boot once for the module (each frame is a Pyodide of its
+The example page's three frames boot once for the module (each frame runs a MicroPython of its
 own); every test checks that the browser reported no error and no request left the origin.
 """
 
@@ -19,7 +19,7 @@ from yinsh.board import point_name
 from yinsh.game import Game
 from yinsh.web.embedding import parse_embed
 
-BOOT_TIMEOUT_MS = 180_000
+BOOT_TIMEOUT_MS = 60_000
 EXAMPLE = "examples/embed.html"
 HIGHLIGHTS, STEPS, PUZZLE = "A row about to be made", "The opening of a game", "Puzzle: make a row"
 
@@ -40,7 +40,6 @@ class ExamplePage(RecordedPage):
         """The diagram titled ``title``, scrolled into view and ready."""
         if title not in self.ready:
             iframe = self.page.locator(f'iframe[title="{title}"]')
-            # the frames boot on one main thread, one after another: patience for the last
             iframe.scroll_into_view_if_needed(timeout=BOOT_TIMEOUT_MS)
             frame = iframe.element_handle(timeout=BOOT_TIMEOUT_MS).content_frame()
             wait_ready(frame, lambda: self.problems)

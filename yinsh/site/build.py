@@ -64,6 +64,9 @@ class SiteFile:
     sha256: str
     cached: bool
     """Whether the service worker keeps it (everything but ``sw.js``, licences, ``build.json``)."""
+    on_demand: bool = False
+    """Whether the service worker keeps it only once it is first fetched (the computer player's
+    runtime), rather than when the release is installed."""
 
 
 @dataclass
@@ -101,9 +104,12 @@ class SiteSummary:
             if items:
                 lines.append(f"  {kind:8} {len(items):3} files {sum(f.size for f in items) / 1e3:10.1f} kB"
                              f" {sum(f.gzip_size for f in items) / 1e3:10.1f} kB gzip")
-        kept = [f for f in self.files if f.cached]
-        lines.append(f"  kept offline by sw.js (what a first visit loads): {len(kept)} files, "
-                     f"{sum(f.size for f in kept) / 1e6:.2f} MB, {sum(f.gzip_size for f in kept) / 1e6:.2f} MB gzip")
+        for label, kept in (("kept offline by sw.js at install (what a first visit loads)",
+                             [f for f in self.files if f.cached and not f.on_demand]),
+                            ("kept offline once first used (the computer player's runtime)",
+                             [f for f in self.files if f.on_demand])):
+            lines.append(f"  {label}: {len(kept)} files, {sum(f.size for f in kept) / 1e6:.2f} MB, "
+                         f"{sum(f.gzip_size for f in kept) / 1e6:.2f} MB gzip")
         if self.stdlib_dropped:
             lines.append(f"  python_stdlib.zip without {len(self.stdlib_dropped)} packages nothing imports: "
                          + ", ".join(self.stdlib_dropped))
@@ -222,6 +228,8 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
     urls: dict[str, str] = {}  # source path → URL (relative to the site root)
     runtime = {vendor: {rel: trim_lock(rel, strip_source_map(rel, (root / vendor / rel).read_bytes()))
                         for rel in builder.runtime_closure(vendor)} for vendor in sorted(builder.runtime_entries)}
+    on_demand_runtimes = builder.on_demand_runtimes()
+    on_demand: set[str] = set()  # site paths the offline copy keeps once first fetched
     dropped = _trim_stdlib(root, builder, runtime)
     for vendor, shipped in runtime.items():
         closure = sorted(shipped)
@@ -233,6 +241,8 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
             contents[f"{renamed}/{rel}"] = shipped[rel]
             kinds[f"{renamed}/{rel}"] = "runtime"
             urls[f"{vendor}/{rel}"] = f"./{renamed}/{rel}"
+            if vendor in on_demand_runtimes:
+                on_demand.add(f"{renamed}/{rel}")
         for licence in ("LICENSE", "LICENSE.md", "LICENSE.txt"):
             if (root / vendor / licence).is_file():
                 contents[f"{renamed}/{licence}"] = (root / vendor / licence).read_bytes()
@@ -331,8 +341,10 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
                       or {"./" + path})
 
     cached = {p: bool(fetched_as(p)) for p in contents}
-    entries = sorted((url, sha256(c)) for p, c in contents.items() for url in fetched_as(p))
-    seed = hashlib.sha256(json.dumps([entries, {p: sha256(h.encode()) for p, h in pages.items()}, release]).encode())
+    entries = sorted((url, sha256(c)) for p, c in contents.items() if p not in on_demand for url in fetched_as(p))
+    later = sorted((url, sha256(c)) for p, c in contents.items() if p in on_demand for url in fetched_as(p))
+    seed = hashlib.sha256(json.dumps([entries, later, {p: sha256(h.encode()) for p, h in pages.items()},
+                                      release]).encode())
     build = seed.hexdigest()[:12]
     for page, html in pages.items():
         snippet = registration(build, relative("sw.js", posixpath.dirname(page)))
@@ -347,7 +359,7 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
         entries.append((_page_url(page), sha256(contents[page])))  # under the URL people open
 
     # -- the service worker -------------------------------------------------------------
-    sw = service_worker(root, build, entries)
+    sw = service_worker(root, build, entries, later)
     contents["sw.js"] = sw.encode()
     kinds["sw.js"] = "meta"
     cached["sw.js"] = False
@@ -357,13 +369,13 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
 
     digests = {p: sha256(c) for p, c in contents.items()}
     files = [SiteFile(path=p, url=site_url(p), kind=kinds[p], size=len(c), gzip_size=gzip_size(c, digests[p]),
-                      sha256=digests[p], cached=cached[p])
+                      sha256=digests[p], cached=cached[p], on_demand=p in on_demand)
              for p, c in sorted(contents.items())]
     summary = SiteSummary(out_dir=out, build=build, files=files, url_map=dict(sorted(urls.items())),
                           warnings=builder.warnings, stdlib_dropped=dropped)
     info = {"build": build, "release": release, "versions": _versions(root), "stdlib_dropped": dropped,
             "files": {f.path: {"url": f.url, "bytes": f.size, "gzip": f.gzip_size, "sha256": f.sha256,
-                               "cached": f.cached} for f in files}}
+                               "cached": f.cached, "on_demand": f.on_demand} for f in files}}
     contents[BUILD_INFO] = (json.dumps(info, indent=1) + "\n").encode()
 
     # -- write: a fresh folder next to the old one, then swap --------------------------

@@ -45,6 +45,8 @@ class Collector:
         self.root = root
         self.sources: set[str] = set()  # every file of the checkout that ships
         self.configs: dict[str, Config] = {}
+        self.interpreters: dict[str, str] = {}  # config (path, or where an inline one is) → its runtime directory
+        self.page_configs: set[str] = set()  # the configs a page names: its main thread's runtime
         self.features: set[str] = set()
         self.runtime_entries: dict[str, set[str]] = {}  # vendor dir → files named from outside
         self.refs: dict[str, set[str]] = {}  # file → files it refers to (for versioned rewriting)
@@ -114,6 +116,7 @@ class Collector:
                         except ValueError as exc:
                             raise BuildError(f"{page}: an inline config is not valid JSON: {exc}") from exc
                         self.add_config(Config(None, data), f"{page} (inline config)")
+                        self.page_configs.add(f"{page} (inline config)")
                         continue
                 path = resolve(value, base, where)
                 if path and path.endswith(".html"):
@@ -126,6 +129,8 @@ class Collector:
                     install_icon = tag == "link" and any(r in INSTALL_ICON_RELS for r in rel)
                     self.need(path, where, "image" if install_icon else "versioned")
                     self.refs.setdefault(page, set()).add(path)
+                    if tag == "script" and name == "config":
+                        self.page_configs.add(path)
 
     def add_config(self, config: Config, where: str) -> None:
         if config.path:
@@ -146,6 +151,9 @@ class Collector:
         path = resolve(str(interpreter), "", f"{name}: interpreter")
         if path:
             self.need(path, f"{name}: interpreter")
+            vendor = self.vendor_dir(path)
+            if vendor:
+                self.interpreters[name] = vendor
         for source, dest in expand_files(data.get("files") or {}, name).items():
             if dest.endswith("/*") or source.endswith((".zip", ".whl", ".tar.gz", ".tgz")):
                 self.features.add("archives")
@@ -192,6 +200,13 @@ class Collector:
             if target:
                 self.need(target, f"{path} icons", "image")
                 self.refs.setdefault(path, set()).add(target)
+
+    def on_demand_runtimes(self) -> set[str]:
+        """The runtime directories only a worker started from Python code uses (the computer
+        player's Pyodide): the offline copy stores them when they are first fetched, so a
+        first visit never downloads them for nothing."""
+        pages = {self.interpreters[c] for c in self.page_configs if c in self.interpreters}
+        return set(self.interpreters.values()) - pages
 
     # ---------------------------------------------------------------- the runtime
     def runtime_closure(self, vendor: str) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from .common import SW_DIGEST, SW_TEMPLATE, BuildError
@@ -11,15 +12,17 @@ from .common import SW_DIGEST, SW_TEMPLATE, BuildError
 _SW_RELEASE = re.compile(r"^const RELEASE = .*?;[^\n]*$", re.M)
 
 
-def service_worker(root: Path, build: str, entries: list[tuple[str, str]]) -> str:
+def service_worker(root: Path, build: str, entries: Sequence[tuple[str, str]],
+                   later: Sequence[tuple[str, str]] = ()) -> str:
     """``sw.js`` of release ``build``: the template with its ``RELEASE`` filled in from
-    ``entries``, the (URL, SHA-256) of every file the service worker keeps."""
+    ``entries``, the (URL, SHA-256) of every file the service worker keeps when it installs,
+    and ``later``, those it keeps once they are first fetched."""
     template = root / SW_TEMPLATE
     if not template.is_file():
         raise BuildError(f"{SW_TEMPLATE} (the service worker's template) is missing")
     # 128 bits of each SHA-256 are plenty to tell two releases apart, and keep sw.js small.
-    release = json.dumps({"build": build, "files": sorted((u, d[:SW_DIGEST]) for u, d in entries)},
-                         separators=(",", ":"))
+    release = json.dumps({"build": build, "files": sorted((u, d[:SW_DIGEST]) for u, d in entries),
+                          "later": sorted((u, d[:SW_DIGEST]) for u, d in later)}, separators=(",", ":"))
     sw, count = _SW_RELEASE.subn(lambda _: f"const RELEASE = {release};", template.read_text(encoding="utf-8"), count=1)
     if count != 1:
         raise BuildError(f"{SW_TEMPLATE} has no `const RELEASE = …;` line to fill in")
@@ -35,7 +38,10 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
     take over, and every tab of the site reloads into the new release when it does. When the
     host has removed ``sw_url`` (a 404 or 410 from the host itself, not a failed network), the
     offline copy is retired: the registration and this site's caches go, and the next visit
-    comes from the host.
+    comes from the host. When the computer player's worker is up (``data-yinsh-ai-ready``) and
+    the service worker is active, the page asks it to keep the worker's runtime too
+    (``keep-later``): a worker started before the service worker controlled the page fetched
+    it past the service worker.
     """
     return f"""  <meta name="yinsh-build" content="{build}">
   <script>
@@ -92,8 +98,13 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
           retireIfRemoved();
         }});
       }};
-      new MutationObserver(() => html.hasAttribute("data-yinsh-ready") && start())
-        .observe(html, {{attributes: true, attributeFilter: ["data-yinsh-ready"]}});
+      const keepLater = () => navigator.serviceWorker.ready.then((registration) => {{
+        if (registration.active) registration.active.postMessage("keep-later");
+      }});
+      new MutationObserver(() => {{
+        if (html.hasAttribute("data-yinsh-ready")) start();
+        if (html.hasAttribute("data-yinsh-ai-ready") && !keepLater.asked) keepLater.asked = keepLater();
+      }}).observe(html, {{attributes: true, attributeFilter: ["data-yinsh-ready", "data-yinsh-ai-ready"]}});
       addEventListener("load", () => setTimeout(start, 15000));
     }})();
   </script>
