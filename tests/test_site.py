@@ -87,9 +87,15 @@ class TestPage:
         assert m and m.group(1).strip() == board_svg(game, **Turn(game).highlights())
 
     def test_every_reference_is_local_and_versioned(self, site):
+        """Every reference but the preloads of the config's files, which must match PyScript's
+        own fetches of them (the files' names as the config writes them)."""
         out, _ = site
         html = (out / "index.html").read_text(encoding="utf-8")
-        refs = page_refs(html)
+        preloaded = {url for url in re.findall(r'<link rel="preload" href="([^"]+)" as="fetch"', html)
+                     if not url.startswith("./static/vendor/")}
+        config = tomllib.loads((out / "pyscript.toml").read_text(encoding="utf-8"))
+        assert preloaded == set(config["files"]), "every file of the page's config is preloaded, and only those"
+        refs = [url for url in page_refs(html) if url not in preloaded]
         assert refs
         for url in refs:
             assert url.startswith("./"), url

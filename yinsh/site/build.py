@@ -11,11 +11,12 @@ import shutil
 import tempfile
 import tomllib
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .collect import Collector, manifest_images
+from .collect import Collector, expand_files, manifest_images
 from .common import (
     BOARD_CSS_HEADER,
     BOARD_CSS_PATH,
@@ -151,6 +152,23 @@ def _rewrite_page(page: str, html: str, urls: dict[str, str], hashes: dict[str, 
             last = offset + len(raw)
     out.append(html[last:])
     return "".join(out)
+
+
+def _preload_files(page: str, html: str, builder: Collector) -> str:
+    """``html`` with a preload for every file its PyScript config maps: the browser fetches them
+    beside the interpreter instead of after it (PyScript reads the config first); each link
+    matches PyScript's own fetch of the file (same URL, same-origin credentials)."""
+    base = posixpath.dirname(page)
+    links = []
+    for tag, attrs, _, _ in StartTags(html).tags:
+        value = attrs.get("config") if tag == "script" else None
+        config = builder.configs.get(resolve(value, base, page) or "") if value else None
+        for source in expand_files((config.data.get("files") or {}) if config else {}, page):
+            links.append(f'  <link rel="preload" href="{escape(source, quote=True)}" as="fetch" '
+                         'crossorigin="anonymous">\n')
+    if not links:
+        return html
+    return html.replace("</head>", "".join(links) + "</head>", 1)
 
 
 def _trim_stdlib(root: Path, builder: Collector, runtime: dict[str, dict[str, bytes]]) -> list[str]:
@@ -323,7 +341,7 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
         raise BuildError(f"{PAGE} lost its <!-- board:begin --> … <!-- board:end --> markers")
     pages[PAGE] = pages[PAGE][: m.start(2)] + _board_markup() + "\n" + pages[PAGE][m.end(2):]
     for page, html in pages.items():
-        pages[page] = _rewrite_page(page, html, urls, hashes, rewrite_config)
+        pages[page] = _preload_files(page, _rewrite_page(page, html, urls, hashes, rewrite_config), builder)
 
     def site_url(path: str) -> str:
         if kinds[path] == "page":
