@@ -28,7 +28,7 @@ from .state import (
     termination,
 )
 
-__all__ = ["random_move", "random_playout", "random_positions", "destinations"]
+__all__ = ["random_move", "random_playout", "random_positions", "midgame_positions", "destinations"]
 
 
 def destinations(rings: int, markers: int, mine: int) -> list[int]:
@@ -129,6 +129,12 @@ def random_positions(count: int, seed: int, min_plies: int = 0, max_plies: int =
         if termination(s) is None:
             out.append(s)
     return out
+
+
+def midgame_positions(count: int = 30, seed: int = 2026) -> list[State]:
+    """Fixed, reproducible mid-game positions: random games stopped after 20 to 50 moves
+    (``yinsh bench``'s and the AI's benchmark's)."""
+    return random_positions(count, seed, 20, 51)
 
 
 def _random_turn(s: State, rng: random.Random) -> tuple[Move, State]:

@@ -36,10 +36,10 @@ from typing import Final
 from ..board import BETWEEN, BIT, RAYS, SIZE, WINDOW_MASKS, points_of
 from ..move import Move
 from ..state import MARKERS, State, apply_move, has_row, legal_moves, rows, termination
-from .evaluation import DEFAULT_WEIGHTS, WIN, Weights, evaluate_node, evaluate_window, node_of
+from .evaluation import DEFAULT_WEIGHTS, RING, WIN, Weights, evaluate_node, evaluate_window, node_of
 from .features import completion_points
 
-__all__ = ["Searcher", "Timeout", "search", "PASS", "INFINITY"]
+__all__ = ["Searcher", "Timeout", "search", "evaluate", "PASS", "INFINITY"]
 
 PASS: Final = -1
 INFINITY: Final = 10 * WIN
@@ -365,3 +365,12 @@ def search(state: State, *, max_depth: int = 64, deadline: float = float("inf"),
         yield depth, new_scores[best], moves[best]
         if abs(new_scores[best]) >= WIN - 64:
             return  # a forced result: deeper search cannot change it
+
+
+def evaluate(s: State) -> float:
+    """The value of ``s`` for the player to move, in rings (one ring removed = 1.0).
+
+    Finished games score ±100 (a draw 0). Rows the opponent made for the player to
+    move are counted as removed. Usable for an evaluation graph.
+    """
+    return Searcher(s.rings_to_win).static(node_of(s)) / RING
