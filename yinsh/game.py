@@ -20,7 +20,7 @@ from .state import State
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["Game", "Variant", "COLORS", "read_game"]
+__all__ = ["Game", "Variant", "COLORS", "read_game", "why_illegal"]
 
 Variant = Literal["standard", "blitz"]
 COLORS: Final = ("white", "black")
@@ -299,7 +299,7 @@ def _check(s: State, written: MoveText) -> Move:
     src, dst = written.source, written.target
     assert src is not None and dst is not None
     if (src, dst) not in actions:
-        raise _Illegal(_why_not(s, src, dst) if actions else f"no {COLORS[color]} ring can move: write 'pass'")
+        raise _Illegal(why_illegal(s, src, dst) if actions else f"no {COLORS[color]} ring can move: write 'pass'")
     after, s = _check_removals(st.after_ring_move(s, src, dst), color, written.after, "then remove the rows made")
     return Move("move", src, dst, before, after)
 
@@ -338,8 +338,14 @@ def _check_removals(
     return tuple(removals), s
 
 
-def _why_not(s: State, src: int, dst: int) -> str:
-    """Why the ring move src-dst is illegal in ``s`` (it is known to be)."""
+def why_illegal(s: State, src: int, dst: int) -> str:
+    """Why the ring move ``src``-``dst`` of the player to move is illegal in ``s`` (it must be),
+    in the words every message uses: the game's errors and the page's hints.
+
+    >>> from yinsh.board import parse_point as p
+    >>> why_illegal(Game.from_record("1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8").state, p("e3"), p("e10"))
+    'the ring cannot pass over the ring on e4'
+    """
     color = s.turn
     mine, theirs = (s.black_rings, s.white_rings) if color else (s.white_rings, s.black_rings)
     markers = s.white_markers | s.black_markers

@@ -36,9 +36,9 @@ from enum import StrEnum
 from typing import Final, NamedTuple
 
 from . import state as st
-from .board import BIT, WINDOWS, line_step, parse_point, point_name  # noqa: F401 (parse_point: doctests)
+from .board import BIT, WINDOWS, parse_point, point_name  # noqa: F401 (parse_point: doctests)
 from .compat import bit_count, capitalize
-from .game import COLORS, Game
+from .game import COLORS, Game, why_illegal
 from .move import Move, Removal, row_name
 from .state import State
 
@@ -378,7 +378,8 @@ class Turn:
             if point in self.movable_rings:
                 self.choose(Decision("source", point))
                 return None
-            return f"{point_name(source)}-{where} is not a legal move ({self._why_not(source, point)}): ring put back"
+            return f"{point_name(source)}-{where} is not a legal move ({why_illegal(self.state, source, point)}): " \
+                   "ring put back"
         if phase is Phase.REMOVE_ROW:
             rows = [w for w in self.candidate_rows if point in WINDOWS[w]]
             if len(rows) == 1:
@@ -438,17 +439,6 @@ class Turn:
         self._made.pop()
         self._forced = 0
         self._update()
-
-    def _why_not(self, source: int, target: int) -> str:
-        s = self.state
-        occupied = s.white_rings | s.black_rings
-        if occupied & BIT[target]:
-            return f"{point_name(target)} holds a ring"
-        if (s.white_markers | s.black_markers) & BIT[target]:
-            return f"a ring cannot land on the marker on {point_name(target)}"
-        if line_step(source, target) is None:
-            return "not on one line"
-        return "a ring stops on the first empty point after the markers it crosses and never jumps a ring"
 
     # Bookkeeping ------------------------------------------------------------------------
 
