@@ -360,7 +360,8 @@ class TestPickingAndCancelling:
         turn.click_point(P("e5"))
         with pytest.raises(IllegalMoveError) as refused:
             game.parse_move("e5-e9")
-        assert refused.value.reason == "the ring at e5 cannot stop on e9 after crossing markers (first empty point is e8)"
+        assert refused.value.reason == (
+            "the ring at e5 cannot stop on e9 after crossing markers (first empty point is e8)")
         assert turn.click_point(P("e9")) == f"e5-e9 is not a legal move ({refused.value.reason}): ring put back"
 
     def test_hints(self):

@@ -12,6 +12,7 @@ from . import state as st
 from .board import BIT, RAYS, line_step, point_name
 from .errors import IllegalMoveError, NotationError
 from .move import Move, MoveText, Removal, parse_move_text, row_name
+from .outcome import Outcome
 from .pgn import is_sgf, move_texts, read_tags, record_text, write_record
 from .position import decode_position, encode_position
 from .sgf import play_sgf
@@ -100,6 +101,12 @@ class Game:
     def pool(self) -> int:
         """Markers left in the common pool."""
         return st.pool(self.state)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (how, who won, the score), or ``None`` while it goes on;
+        ``outcome.text()`` words it."""
+        return st.outcome(self.state)
 
     @property
     def result(self) -> str | None:

@@ -251,12 +251,13 @@ def _tags(first: dict[str, str], players: dict[str, str], game: Game) -> dict[st
             tags[tag] = value
     outcome = first.get("RE", "").strip()
     winner = outcome[len("Game won by "):].strip() if outcome.startswith("Game won by ") else None
+    done = game.outcome
     if winner and winner in (white, black):
         tags["Result"] = "1-0" if winner == white else "0-1"
-    elif game.result:
-        tags["Result"] = game.result
-    if game.termination:
-        tags["Termination"] = game.termination
+    elif done:
+        tags["Result"] = done.result
+    if done:
+        tags["Termination"] = done.termination
     elif "Result" in tags:
         tags["Termination"] = "resignation"
     return tags

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from .board import ALL_POINTS, BETWEEN, BIT, RAYS, STEPS, WINDOW_INDEX, WINDOW_MASKS, parse_point, points_of
 from .compat import bit_count, bit_length
 from .move import Move, Removal
+from .outcome import Outcome
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -43,6 +44,7 @@ __all__ = [
     "initial_state",
     "make_state",
     "pool",
+    "outcome",
     "result",
     "termination",
     "ring_moves",
@@ -163,15 +165,19 @@ def termination(s: State) -> str | None:
     return None
 
 
+def outcome(s: State) -> Outcome | None:
+    """How the game ended, or ``None`` while it goes on: more rings removed wins, equal is a draw."""
+    how = termination(s)
+    if how is None:
+        return None
+    winner = "white" if s.white_score > s.black_score else "black" if s.black_score > s.white_score else None
+    return Outcome(how, winner, (s.white_score, s.black_score), s.rings_to_win)
+
+
 def result(s: State) -> str | None:
     """``'1-0'``, ``'0-1'``, ``'1/2-1/2'``, or ``None`` while the game goes on."""
-    if termination(s) is None:
-        return None
-    if s.white_score > s.black_score:
-        return "1-0"
-    if s.black_score > s.white_score:
-        return "0-1"
-    return "1/2-1/2"
+    done = outcome(s)
+    return None if done is None else done.result
 
 
 def ring_moves(s: State) -> list[tuple[int, int]]:

@@ -502,23 +502,11 @@ def row_name_key(window: int) -> tuple[int, ...]:
 
 
 def result_text(game: Game) -> str | None:
-    """The end of the game in words, or ``None`` while it goes on.
+    """The end of the game in words (its outcome's long form), or ``None`` while it goes on.
 
     >>> g = Game.from_record("1.e3")
     >>> result_text(g) is None
     True
     """
-    reason = game.termination
-    if reason is None:
-        return None
-    white, black = game.score
-    winner = "White" if white > black else "Black" if black > white else None
-    need = game.state.rings_to_win
-    if reason == "rings":
-        rings = "three rings" if need == 3 else f"{need} ring{'s' * (need != 1)}"
-        return f"{winner} wins: {rings} removed ({max(white, black)} to {min(white, black)})"
-    why = "the markers ran out" if reason == "markers" else "both players passed in a row"
-    if winner is None:
-        return f"Draw: {why} with {white} ring{'s' * (white != 1)} removed each"
-    most, least = max(white, black), min(white, black)
-    return f"{winner} wins: {why}, {winner} removed {most} ring{'s' * (most != 1)} to {least}"
+    done = game.outcome
+    return None if done is None else done.text()
