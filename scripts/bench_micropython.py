@@ -10,7 +10,8 @@ of ``yinsh bench``) it times, best of ``--repeat`` each: starting a ``Turn``, th
 the board as the page draws it, the guide's line, and two whole clicks (picking a ring; the
 destination that ends the turn, with the next turn, the board and the announcement). Then the
 import of each module the page's main thread loads, in a fresh interpreter. The figures are
-reported, never asserted; the target (DESIGN) is every click's work within 10 ms on MicroPython.
+reported, never asserted; the target is every click's work within 10 ms on MicroPython
+(docs/PORTABILITY.md).
 """
 
 from __future__ import annotations
