@@ -9,9 +9,10 @@ build as in the browser, through tests/mpy_lane/run.mjs). Over fixed mid-game po
 of ``yinsh bench``) it times, best of ``--repeat`` each: starting a ``Turn``, the legal moves,
 the board as the page draws it, the guide's line, and two whole clicks (picking a ring; the
 destination that ends the turn, with the next turn, the board and the announcement). Then the
-import of each module the page's main thread loads, in a fresh interpreter. The figures are
-reported, never asserted; the target is every click's work within 10 ms on MicroPython
-(docs/PORTABILITY.md).
+import of each module the page's main thread loads, in a fresh interpreter. Then the time each
+hostile input of ``yinsh bench`` (issue 13) takes at its door there. The figures are reported,
+never asserted; the targets are every click's work within 10 ms on MicroPython
+(docs/PORTABILITY.md), and no input freezing the page for 200 ms.
 """
 
 from __future__ import annotations
@@ -86,6 +87,22 @@ def main() -> None:
         print(f"{name:26s} {micro / 1000:8.1f}   {cpython / 1000:8.1f}")
     total_micro, total_cpython = sum(t for _, t in micro_imports), sum(t for _, t in cpython_imports)
     print(f"{'all':26s} {total_micro / 1000:8.1f}   {total_cpython / 1000:8.1f}")
+    _hostile()
+
+
+def _hostile() -> None:
+    """Each hostile input at its door under MicroPython (one run, whole ms) and CPython (best of 3)."""
+    from mpy_lane import lane
+
+    from yinsh.bench import hostile_inputs, hostile_times
+
+    items = hostile_inputs()
+    answers = lane.run(ROOT / "tests" / "mpy_lane" / "probes.py", [("hostile", [i.door, i.text]) for i in items])
+    cpython = hostile_times(print_=lambda line: None)
+    print("\nHostile input at its door, ms (yinsh bench's catalogue)")
+    print(f"{'MicroPython':>11s} {'CPython':>8s}")
+    for item, answer in zip(items, answers[1:]):
+        print(f"{answer['ms']:11d} {cpython[item.name] * 1000:8.2f}  {item.door:8s} {item.name}")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mpy_lane import lane, probes
 
+from yinsh.bench import hostile_inputs
 from yinsh.compat import decode_utf8
 from yinsh.playout import random_positions
 from yinsh.position import encode_position
@@ -119,6 +120,9 @@ CALLS: list[tuple[str, list]] = [
     ("preferences", [[None, "", " Dark ", "sepia", "high-contrast", "off", "on", "OFF "]]),
     ("utf8", [[[99, 97, 102, 195, 169], [255], [195], [237, 160, 128], [240, 159, 152, 128, 33], [244, 144, 128, 128],
                [0xE0, 0x80, 0x41], [0xF0, 0x9F, 0x98], [0xC0, 0xAF], []]]),
+    # issue 13's hostile inputs and the largest the limits let through, each at its door (not
+    # those refused by their length alone, the same check everywhere: 5 MB would slow the lane)
+    *[("hostile", [item.door, item.text]) for item in hostile_inputs() if len(item.text) < 150_000],
 ]
 """Every probe call, ``(function of probes.py, arguments)``, in the order MicroPython runs them."""
 

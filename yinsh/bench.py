@@ -134,7 +134,7 @@ def longest_game(tries: int = 40) -> Game:
 def hostile_inputs() -> list[Hostile]:
     """The reproductions of issue 13, then the largest inputs the limits accept."""
     from .game import Game
-    from .limits import MAX_GAMES, MAX_LINK_CHARS, MAX_RECORD_CHARS, MAX_SAVED_CHARS
+    from .limits import MAX_GAMES, MAX_LINK_CHARS, MAX_RECORD_CHARS, MAX_SAVED_CHARS, MAX_SGF_PROPERTIES
     from .link import encode_game
     from .position import check_digits, encode_position
     from .web import Settings, _quote
@@ -181,6 +181,15 @@ def hostile_inputs() -> list[Hostile]:
         Hostile(f"largest: that game in a record of {MAX_RECORD_CHARS:,} characters", "record", comment + long_record),
         Hostile(f"largest: that game in a link of {MAX_LINK_CHARS:,} characters", "link", "?record=" + link_record),
         Hostile(f"largest: that game saved in {MAX_SAVED_CHARS:,} characters", "saved", saved),
+        # Inputs at the limits that a scan of text by position would make quadratic on MicroPython
+        Hostile(f"largest: an SGF of {MAX_SGF_PROPERTIES:,} values and {MAX_RECORD_CHARS:,} characters", "import",
+                "(;" + "C[x]" * MAX_SGF_PROPERTIES + " " * (MAX_RECORD_CHARS - 4 * MAX_SGF_PROPERTIES - 3) + ")"),
+        Hostile("SGF of 25,000 values", "import", "(;" + "C[x]" * ((MAX_RECORD_CHARS - 3) // 4) + ")"),
+        Hostile("largest: a record of 50,000 comments", "record", "{}" * ((MAX_RECORD_CHARS - 5) // 2) + " 1.e3"),
+        Hostile(f"largest: a link of {MAX_LINK_CHARS:,} characters of escapes", "link",
+                "?record=" + "%41" * ((MAX_LINK_CHARS - 8) // 3)),
+        Hostile(f"largest: saved data of {MAX_SAVED_CHARS:,} brackets", "saved",
+                "[" + "[]," * ((MAX_SAVED_CHARS - 4) // 3) + "[]]"),
     ]
 
 

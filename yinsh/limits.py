@@ -20,8 +20,9 @@ from typing import Final
 
 __all__ = [
     "MAX_MOVES", "MAX_MOVE_CHARS", "MAX_MOVE_NUMBER_DIGITS", "MAX_TAGS", "MAX_TAG_CHARS", "MAX_RECORD_CHARS",
-    "MAX_TEXT_CHARS", "MAX_GAMES", "MAX_SGF_STEPS", "MAX_POSITION_CHARS", "MAX_GAME_CODE_CHARS", "MAX_LINK_CHARS",
-    "MAX_SAVED_CHARS", "MAX_JSON_DEPTH", "MAX_CAPTION_CHARS", "MAX_PUZZLE_ANSWERS", "MAX_DIAGRAM_SIZE", "too_long",
+    "MAX_TEXT_CHARS", "MAX_GAMES", "MAX_SGF_STEPS", "MAX_SGF_PROPERTIES", "MAX_POSITION_CHARS",
+    "MAX_GAME_CODE_CHARS", "MAX_LINK_CHARS", "MAX_SAVED_CHARS", "MAX_JSON_DEPTH", "MAX_CAPTION_CHARS",
+    "MAX_PUZZLE_ANSWERS", "MAX_DIAGRAM_SIZE", "too_long",
 ]
 
 MAX_MOVES: Final = 200
@@ -42,6 +43,8 @@ MAX_GAMES: Final = 100
 """Games in one such text."""
 MAX_SGF_STEPS: Final = 2_000
 """Steps (``P0[…]``/``P1[…]`` actions) of one SGF record (a game of 164 moves writes fewer than 1,000)."""
+MAX_SGF_PROPERTIES: Final = 5_000
+"""Property values of one SGF record (boardspace writes about six a move: fewer than 1,000 a game)."""
 MAX_POSITION_CHARS: Final = 40
 """Characters of a position code (``Y1``, 36 digits, 2 check digits: any position at any move number)."""
 MAX_GAME_CODE_CHARS: Final = 2_048

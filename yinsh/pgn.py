@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from .compat import ordered_dict
+from .compat import decode_utf8, ordered_dict
 from .errors import NotationError
 from .limits import (
     MAX_GAMES,
@@ -35,6 +35,7 @@ from .limits import (
     too_long,
 )
 from .position import encode_position
+from .scan import skip, utf8
 from .state import initial_state
 
 if TYPE_CHECKING:
@@ -44,7 +45,9 @@ __all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 _BOM: Final = "\ufeff"
-_TAG_NAME_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_TAG_NAME_BYTES: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_MAX_TAG_NAME: Final = 64
+_BLANKS: Final = b" \t"
 _DIGITS: Final = frozenset("0123456789")
 
 
@@ -135,45 +138,43 @@ def _tag_pair(line: str) -> tuple[str, str]:
     ('White', 'Ann "A"')
     """
     bad = f"cannot read the tag pair {_shown(line)}: expected [Name \"value\"]"
-    i = _skip_spaces(line, 1)
-    start = i
-    while i < len(line) and line[i] in _TAG_NAME_CHARS:
+    data = utf8(line)
+    end = len(data)
+    i = start = skip(data, 1, _BLANKS)
+    while i < end and data[i] in _TAG_NAME_BYTES and i - start <= _MAX_TAG_NAME:
         i += 1
-    name = line[start:i]
-    after_name = _skip_spaces(line, i)
-    if not name or after_name == i or after_name >= len(line) or line[after_name] != '"':
+    name = data[start:i].decode()
+    after_name = skip(data, i, _BLANKS)
+    if not name or after_name == i or after_name >= end or data[after_name] != _QUOTE:
         raise NotationError(bad)
-    value: list[str] = []
+    parts: list[bytes] = []
     size = 0
     i = after_name + 1
-    quote = line.find('"', i)
+    quote = data.find(b'"', i)
     while True:
         if quote < 0:
             raise NotationError(bad)
-        backslash = line.find("\\", i, quote)
+        backslash = data.find(b"\\", i, quote)
         if backslash < 0:
-            value.append(line[i:quote])
+            parts.append(data[i:quote])
             i = quote + 1
             break
-        value += [line[i:backslash], line[backslash + 1]]  # an escaped character stands for itself
+        parts += [data[i:backslash], data[backslash + 1:backslash + 2]]  # an escaped character stands for itself
         size += backslash + 1 - i
-        if size > MAX_TAG_CHARS:
+        if size > 4 * MAX_TAG_CHARS:  # bytes: a character is at most four
             break
         i = backslash + 2
         if i > quote:  # the quote was escaped: the value ends at a later one
-            quote = line.find('"', i)
-    text = "".join(value)
+            quote = data.find(b'"', i)
+    text = b"".join(parts).decode()
     if len(text) > MAX_TAG_CHARS:
         raise NotationError(too_long(f"the value of the tag {name}", text, MAX_TAG_CHARS))
-    if line[_skip_spaces(line, i):] != "]":
+    if data[skip(data, i, _BLANKS):] != b"]":
         raise NotationError(bad)
     return name, text
 
 
-def _skip_spaces(text: str, i: int) -> int:
-    while i < len(text) and text[i] in " \t":
-        i += 1
-    return i
+_QUOTE: Final = b'"'[0]
 
 
 def _without_comments(body: str) -> str:
@@ -182,17 +183,21 @@ def _without_comments(body: str) -> str:
     >>> _without_comments("1.e3 {best} 2.a5")
     '1.e3   2.a5'
     """
+    if "{" not in body:
+        return body
+    data = utf8(body)
     parts = []
     i = 0
     while True:
-        opening = body.find("{", i)
+        opening = data.find(b"{", i)
         if opening < 0:
-            parts.append(body[i:])
-            return " ".join(parts)
-        closing = body.find("}", opening)
+            parts.append(data[i:])
+            return b" ".join(parts).decode()
+        closing = data.find(b"}", opening)
         if closing < 0:
-            raise NotationError(f"the comment {_shown(body[opening:])} is never closed: a comment runs from {{ to }}")
-        parts.append(body[i:opening])
+            shown = _shown(decode_utf8(data[opening:opening + 160]))
+            raise NotationError(f"the comment {shown} is never closed: a comment runs from {{ to }}")
+        parts.append(data[i:opening])
         i = closing + 1
 
 
@@ -207,7 +212,9 @@ def move_texts(body: str, ply: int) -> list[tuple[int | None, str]]:
     numbered = False
     for token in tokens:
         digits = 0
-        while digits < len(token) and token[digits] in _DIGITS:
+        for c in token:
+            if c not in _DIGITS:
+                break
             digits += 1
         if digits and token[digits:digits + 1] == ".":
             expected = ply + len(moves) + 1
@@ -232,8 +239,9 @@ def move_texts(body: str, ply: int) -> list[tuple[int | None, str]]:
 
 
 def _shown(text: str, limit: int = 40) -> str:
-    """``text`` quoted for a message, cut short when long."""
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+    """``text`` quoted for a message, cut short when long (the same on every interpreter:
+    MicroPython's ``repr`` escapes what is not ASCII)."""
+    return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"
 
 
 def write_record(game: Game, tags: dict[str, str] | None = None) -> str:

@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING, Final
 
 from .compat import ordered_dict
 from .errors import NotationError
-from .limits import MAX_MOVES, MAX_SGF_STEPS, MAX_TAG_CHARS, too_long
+from .limits import MAX_MOVES, MAX_SGF_PROPERTIES, MAX_SGF_STEPS, MAX_TAG_CHARS, too_long
 from .pgn import is_sgf
+from .scan import position, skip, utf8
 
 if TYPE_CHECKING:
     from .game import Game
@@ -39,8 +40,10 @@ if TYPE_CHECKING:
 __all__ = ["is_sgf", "play_sgf"]
 
 _IGNORED: Final = ("done", "start", "resign", "edit")
-_NAME_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-_SPACE: Final = frozenset(" \t\r\n\f\v")
+_NAME_BYTES: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_MAX_NAME: Final = 32  # SGF names have one or two letters; boardspace's have two
+_SPACE: Final = b" \t\r\n\f\v"
+_OPEN, _CLOSE, _NODE, _VALUE = b"();["  # bytes, as ints
 _COLUMNS: Final = frozenset("abcdefghijk")
 _MONTHS: Final = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _DAYS: Final = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
@@ -97,67 +100,75 @@ def play_sgf(text: str, game: Game) -> dict[str, str]:
 
 def _properties(text: str) -> list[tuple[str, str]]:
     """Every ``(name, value)`` of a one-game SGF text, in order (a property with several values
-    gives one pair each)."""
-    end = len(text)
-    i = end - len(text.lstrip()) + 2  # after "(;", which the caller checked
+    gives one pair each). The text is scanned as bytes (see :func:`yinsh.scan`)."""
+    data = utf8(text)
+    end = len(data)
+    i = data.find(b"(;") + 2  # the caller checked that only spaces come before it
     properties: list[tuple[str, str]] = []
     name = ""
     while True:
-        i = _skip_space(text, i)
+        i = skip(data, i, _SPACE)
         if i >= end:
             raise NotationError("the SGF record ends without its closing ')' (is the file cut short?)")
-        c = text[i]
-        if c == ")":
-            break
-        if c == ";":
-            name = ""
-            i += 1
-        elif c == "[":
+        c = data[i]
+        if c == _VALUE:
             if not name:
-                raise NotationError(f"the SGF record has a value with no property name at character {i + 1}")
-            close, value = _value(text, i, name)
+                where = position(data, i)
+                raise NotationError(f"the SGF record has a value with no property name at character {where}")
+            if len(properties) == MAX_SGF_PROPERTIES:
+                raise NotationError(f"the SGF record has more than {MAX_SGF_PROPERTIES:,} values: "
+                                    f"at most {MAX_SGF_PROPERTIES:,} are read")
+            close, value = _value(data, i, name)
             properties.append((name, value))
             i = close + 1
-        elif c in _NAME_CHARS:
+        elif c in _NAME_BYTES:
             start = i
-            while i < end and text[i] in _NAME_CHARS:
+            while i < end and data[i] in _NAME_BYTES and i - start <= _MAX_NAME:
                 i += 1
-            name = text[start:i]
-            if not text.startswith("[", _skip_space(text, i)):
-                raise NotationError(f"the SGF property {_shown(name)} at character {start + 1} has no value "
+            name = data[start:i].decode()
+            i = skip(data, i, _SPACE)
+            if i >= end or data[i] != _VALUE:
+                where = position(data, start)
+                raise NotationError(f"the SGF property {_shown(name)} at character {where} has no value "
                                     "(expected NAME[value])")
-        elif c == "(":
-            raise NotationError(f"the SGF record has a variation at character {i + 1}: only one line of play is read")
+        elif c == _NODE:
+            name = ""
+            i += 1
+        elif c == _CLOSE:
+            break
+        elif c == _OPEN:
+            raise NotationError(f"the SGF record has a variation at character {position(data, i)}: "
+                                "only one line of play is read")
         else:
-            raise NotationError(f"cannot read the SGF record at character {i + 1}: unexpected {c!r}")
-    if text[i + 1:].strip():
-        raise NotationError(f"the SGF record goes on after its closing ')' at character {i + 1}: one game per file")
+            where = position(data, i)
+            raise NotationError(f"cannot read the SGF record at character {where}: "
+                                f"unexpected '{text[where - 1:where]}'")
+    if data[i + 1:].strip():
+        raise NotationError(f"the SGF record goes on after its closing ')' at character {position(data, i)}: "
+                            "one game per file")
     return properties
 
 
-def _skip_space(text: str, i: int) -> int:
-    while i < len(text) and text[i] in _SPACE:
-        i += 1
-    return i
-
-
-def _value(text: str, opening: int, name: str) -> tuple[int, str]:
-    """The closing ``]`` of the value opened at ``opening`` and the value (``\\]`` and ``\\\\`` escaped)."""
-    parts = []
+def _value(data: bytes, opening: int, name: str) -> tuple[int, str]:
+    """The closing ``]`` of the value opened at byte ``opening``, and the value (``\\]`` and
+    ``\\\\`` escaped)."""
+    parts: list[bytes] = []
     i = opening + 1
-    close = text.find("]", i)
+    close = data.find(b"]", i)
     while True:
         if close < 0:
-            raise NotationError(f"the SGF value {name}[…] at character {opening + 1} is never closed "
+            raise NotationError(f"the SGF value {name}[…] at character {position(data, opening)} is never closed "
                                 "(is the file cut short?)")
-        backslash = text.find("\\", i, close)
+        backslash = data.find(b"\\", i, close)
         if backslash < 0:
-            parts.append(text[i:close])
-            return close, "".join(parts)
-        parts += [text[i:backslash], text[backslash + 1]]
+            if not parts:
+                return close, data[i:close].decode()
+            parts.append(data[i:close])
+            return close, b"".join(parts).decode()
+        parts += [data[i:backslash], data[backslash + 1:backslash + 2]]
         i = backslash + 2
         if i > close:  # the bracket was escaped: the value ends at a later one
-            close = text.find("]", i)
+            close = data.find(b"]", i)
 
 
 def _quoted(text: str) -> str:
@@ -291,5 +302,6 @@ def _cut(text: str, limit: int = 40) -> str:
 
 
 def _shown(text: str) -> str:
-    """``text`` quoted for a message, cut short when long."""
-    return repr(_cut(text))
+    """``text`` quoted for a message, cut short when long (the same on every interpreter:
+    MicroPython's ``repr`` escapes what is not ASCII)."""
+    return "'" + _cut(text) + "'"

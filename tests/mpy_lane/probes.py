@@ -300,3 +300,29 @@ def preferences(stored):
 def utf8(byte_lists):
     """Bytes decoded as UTF-8 with U+FFFD for what is ill-formed."""
     return [decode_utf8(bytes(b)) for b in byte_lists]
+
+
+def hostile(door, text):
+    """What a hostile input of issue 13 (``yinsh.bench.hostile_inputs``) comes to at its door:
+    ``[door, "refused", the error's type, its message]``, or ``[door, "opened", what]``."""
+    try:
+        if door == "record":
+            opened = read_record(text).game.record()
+        elif door == "import":
+            opened = len(read_import(text))
+        elif door == "position":
+            opened = list(decode_position(text)[0])
+        elif door == "code":
+            opened = decode_game(text).record()
+        elif door == "saved":
+            opened = saved_from_json(text).game.record()
+        elif door == "embed":
+            search, _, hash_ = text.partition("#")
+            opened = parse_embed(search, "#" + hash_ if hash_ else "").game.record()
+        else:  # a link to the page: what it opens, and what it says
+            search, _, hash_ = text.partition("#")
+            setup = open_page(search, "#" + hash_ if hash_ else "")
+            return [door, setup.source, setup.game.record(), setup.notices]
+    except (YinshError, SavedGameError) as exc:
+        return [door, "refused", type(exc).__name__, str(exc)]
+    return [door, "opened", opened]

@@ -302,7 +302,8 @@ def opponent_url(path: str, game: Game, settings: Settings) -> str:
 _SAFE: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~;:/,")
 _DIGITS: Final = frozenset("0123456789")
 _CODE: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-_HEX: Final = frozenset("0123456789abcdefABCDEF")
+_HEX: Final = frozenset(b"0123456789abcdefABCDEF")
+_PERCENT: Final = b"%"[0]
 
 
 def _unquote(text: str) -> str:
@@ -312,18 +313,24 @@ def _unquote(text: str) -> str:
     'a b cé%zz\ufffd%'
     """
     text = text.replace("+", " ")
+    if "%" not in text:
+        return text
+    try:  # scanned as bytes: see yinsh.scan
+        data = text.encode()
+    except UnicodeError:  # a lone surrogate (CPython only): left as it is
+        return text
     out = []
     done = 0
-    start = text.find("%")
+    start = data.find(b"%")
     while start >= 0:
         end = start
-        while end + 2 < len(text) and text[end] == "%" and text[end + 1] in _HEX and text[end + 2] in _HEX:
+        while end + 2 < len(data) and data[end] == _PERCENT and data[end + 1] in _HEX and data[end + 2] in _HEX:
             end += 3
         if end > start:  # a run of escapes: one UTF-8 sequence may span several
-            out += [text[done:start], decode_utf8(bytes.fromhex(text[start:end].replace("%", "")))]
+            out += [data[done:start].decode(), decode_utf8(bytes.fromhex(data[start:end].replace(b"%", b"").decode()))]
             done = end
-        start = text.find("%", max(end, start + 1))
-    out.append(text[done:])
+        start = data.find(b"%", max(end, start + 1))
+    out.append(data[done:].decode())
     return "".join(out)
 
 

@@ -147,35 +147,44 @@ def load_json(text: str) -> object:
 
 def _nests_deeper(text: str, limit: int) -> bool:
     """Whether the arrays and objects of JSON text nest more than ``limit`` deep (brackets in
-    strings do not count); it stops at the first bracket past the limit.
+    strings do not count); it stops at the first bracket past the limit. It scans the text's
+    bytes (see :func:`yinsh.scan`).
 
     >>> _nests_deeper('[{"a": "[[[\\\\"}, []]', 2), _nests_deeper('[[[]]]', 2)
     (False, True)
     """
+    try:
+        data = text.encode()
+    except UnicodeError:  # a lone surrogate (CPython only): its bytes do not matter here
+        data = text.encode("utf-8", "surrogatepass")
     depth = 0
-    i, end = 0, len(text)
+    i, end = 0, len(data)
     while i < end:
-        c = text[i]
-        if c == '"':  # jump to the closing quote: one not escaped by an odd run of backslashes
-            close = text.find('"', i + 1)
+        c = data[i]
+        if c == _JSON_QUOTE:  # jump to the closing quote: one not escaped by an odd run of backslashes
+            close = data.find(b'"', i + 1)
             while close > 0:
                 run = close
-                while text[run - 1] == "\\":
+                while data[run - 1] == _JSON_BACKSLASH:
                     run -= 1
                 if (close - run) % 2 == 0:
                     break
-                close = text.find('"', close + 1)
+                close = data.find(b'"', close + 1)
             if close < 0:
                 return False  # an unclosed string: json.loads refuses it
             i = close
-        elif c in "[{":
+        elif c in _JSON_OPENING:
             depth += 1
             if depth > limit:
                 return True
-        elif c in "]}":
+        elif c in _JSON_CLOSING:
             depth -= 1
         i += 1
     return False
+
+
+_JSON_QUOTE, _JSON_BACKSLASH = b'"'[0], b"\\"[0]
+_JSON_OPENING, _JSON_CLOSING = frozenset(b"[{"), frozenset(b"]}")
 
 
 def settings_from_dict(data: object) -> Settings:
