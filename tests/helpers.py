@@ -4,6 +4,7 @@ tool (skip locally, fail under CI), and what a PyScript config maps and a page i
 from __future__ import annotations
 
 import ast
+import json
 import os
 import tomllib
 from pathlib import Path, PurePosixPath
@@ -41,13 +42,15 @@ def game_at(white_rings=(), black_rings=(), white_markers=(), black_markers=(), 
 
 
 def config_files(config: Path) -> dict[str, str]:
-    """A PyScript config's ``[files]``: source file (relative to the repository) → its path in
-    the browser's file system (a destination ending in / keeps the file name)."""
+    """A PyScript config's ``[files]`` (TOML or JSON): source file (relative to the repository)
+    → its path in the browser's file system (a destination ending in / keeps the file name)."""
+    text = config.read_text(encoding="utf-8")
+    data = json.loads(text) if config.suffix == ".json" else tomllib.loads(text)
     out = {}
-    for source, dest in tomllib.loads(config.read_text(encoding="utf-8"))["files"].items():
+    for source, dest in data["files"].items():
         src = PurePosixPath(source.removeprefix("./"))
         target = dest.removeprefix("./")
-        out[str(src)] = target + src.name if target.endswith("/") else target
+        out[str(src)] = target + src.name if dest.endswith("/") else target
     return out
 
 

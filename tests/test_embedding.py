@@ -245,9 +245,10 @@ def embed_files() -> dict[str, str]:
 
 
 class TestEmbedConfig:
-    def test_self_hosted_interpreter_and_no_packages(self):
+    def test_self_hosted_micropython_and_no_packages(self):
+        """The page's MicroPython: a frame starts at once, and never loads Pyodide."""
         config = tomllib.loads(EMBED_TOML.read_text(encoding="utf-8"))
-        assert config["interpreter"] == "./static/vendor/pyodide/pyodide.mjs"
+        assert config["interpreter"] == "./static/vendor/micropython/micropython.mjs"
         assert "packages" not in config
 
     def test_every_module_the_embed_imports_is_mapped(self):
@@ -258,11 +259,15 @@ class TestEmbedConfig:
             f'"./{m}" = "./{PurePosixPath(m).parent}/"' for m in missing)
 
     def test_nothing_else_is_mapped(self):
-        """The frame loads only what it imports (three frames on a page load it three times)."""
-        extra = sorted(set(embed_files()) - imported_modules("yinsh/web/embed.py"))
+        """The frame loads only what it imports and MicroPython's stubs (three frames on a page
+        load it three times)."""
+        stubs = {p.relative_to(ROOT).as_posix() for p in (ROOT / "mpy").glob("*.py")}
+        extra = sorted(set(embed_files()) - imported_modules("yinsh/web/embed.py") - stubs)
         assert not extra, f"embed.toml maps files the embed never imports: {extra}"
+        assert stubs <= set(embed_files())
         for source, dest in embed_files().items():
-            assert dest == source, f"{source} would land at {dest}: the package must keep its layout"
+            expected = source.rsplit("/", 1)[1] if source in stubs else source
+            assert dest == expected, f"{source} would land at {dest}"
 
 
 class TestEmbedHtml:
@@ -274,7 +279,8 @@ class TestEmbedHtml:
         for url in urls:
             if "/vendor/" not in url:
                 assert (ROOT / url[2:]).is_file(), url
-        assert 'config="./embed.toml"' in self.text and "from yinsh.web.embed import start" in self.text
+        assert '<script type="mpy" config="./embed.toml">' in self.text
+        assert "from yinsh.web.embed import start" in self.text and "pyodide" not in self.text
 
     def test_preloads_are_the_game_pages(self):
         """The same runtime files as index.html: a reader who played the game has them cached."""

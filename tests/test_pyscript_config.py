@@ -1,11 +1,14 @@
-"""The page's configuration: pyscript.toml, index.html and the URL parameters they read.
+"""The page's configuration: pyscript.toml (the main thread, MicroPython), worker.json (the
+computer player's worker, Pyodide), index.html and the URL parameters they read.
 
-The module list is derived from the file system, so a new module of ``yinsh/`` that the
-browser could not import fails here, not in a user's browser.
+The module lists are derived from the imports, so a module the browser could not import fails
+here, not in a user's browser; and so does one mapped for nothing (every mapped file is a
+download before the page is interactive).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path, PurePosixPath
@@ -15,66 +18,66 @@ from helpers import config_files, imported_modules
 
 from yinsh.game import Game
 from yinsh.web import PLAYER_KINDS, ai_level, game_url, open_page, read_params
+from yinsh.web.client import WORKER_CONFIG, WORKER_URL
 
 ROOT = Path(__file__).resolve().parents[1]
-CONFIG = ROOT / "pyscript.toml"
+PAGE_CONFIG = ROOT / "pyscript.toml"
+WORKER = ROOT / WORKER_CONFIG.removeprefix("./")
+STUBS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "mpy").glob("*.py"))
+"""The stand-ins for the standard modules MicroPython lacks (docs/PORTABILITY.md)."""
 #: Modules the browser never imports: the command line, the static server, the site builder, benchmarks, perft.
 NOT_IN_BROWSER = {"yinsh/__main__.py", "yinsh/serve.py", "yinsh/bench.py", "yinsh/perft.py"}
 NOT_IN_BROWSER_PACKAGES = ("yinsh/site/",)
-#: Modules only the embeddable diagram (embed.html) imports: embed.toml maps them (tests/test_embedding.py).
-EMBED_ONLY = {"yinsh/web/embed.py", "yinsh/web/embedding.py"}
 
 
-def load_config() -> dict:
-    return tomllib.loads(CONFIG.read_text(encoding="utf-8"))
+def kept_out(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m in NOT_IN_BROWSER or m.startswith(NOT_IN_BROWSER_PACKAGES))
 
 
-def mapped_files() -> dict[str, str]:
-    """Source file (relative to the repository) → its path in the browser's file system."""
-    return config_files(CONFIG)
+class TestPageConfig:
+    config = tomllib.loads(PAGE_CONFIG.read_text(encoding="utf-8"))
+    files = config_files(PAGE_CONFIG)
 
+    def test_interpreter_is_the_self_hosted_micropython(self):
+        assert self.config["interpreter"] == "./static/vendor/micropython/micropython.mjs"
+        assert "packages" not in self.config, "the page needs no package beyond the standard library"
 
-def package_modules() -> set[str]:
-    return {
-        p.relative_to(ROOT).as_posix()
-        for p in (ROOT / "yinsh").rglob("*.py")
-        if "__pycache__" not in p.parts and not p.relative_to(ROOT).as_posix().startswith(NOT_IN_BROWSER_PACKAGES)
-    } - NOT_IN_BROWSER - EMBED_ONLY
-
-
-class TestPyscriptToml:
-    def test_interpreter_is_the_self_hosted_pyodide(self):
-        interpreter = load_config()["interpreter"]
-        assert interpreter.startswith("./"), "a relative URL: resolved against the page, never a CDN"
-        assert interpreter == "./static/vendor/pyodide/pyodide.mjs"
-        assert "packages" not in load_config(), "the page needs no package beyond the standard library"
-
-    def test_every_module_of_the_package_is_mapped(self):
-        missing = sorted(package_modules() - set(mapped_files()))
+    def test_maps_what_the_main_thread_imports_and_nothing_more(self):
+        needed = imported_modules("yinsh/web/main.py")
+        assert {"yinsh/turn.py", "yinsh/render.py", "yinsh/web/session.py"} <= needed
+        assert not kept_out(needed)
+        missing = sorted(needed - set(self.files))
         entries = [f'"./{m}" = "./{PurePosixPath(m).parent}/"' for m in missing]
         assert not missing, "add to [files] in pyscript.toml: " + ", ".join(entries)
+        assert set(self.files) == needed | set(STUBS), "mapped for nothing: " + ", ".join(
+            sorted(set(self.files) - needed - set(STUBS)))
 
-    def test_the_page_imports_nothing_left_unmapped(self):
-        """What the page and its AI worker may import (at any depth) is mapped; the modules kept
-        out of the browser (command line, server, site builder, benchmark, perft, the embed's
-        glue) are not among it."""
-        needed = imported_modules("yinsh/web/main.py", "yinsh/web/worker.py")
-        assert {"yinsh/turn.py", "yinsh/render.py", "yinsh/ai/negamax.py"} <= needed
-        assert not sorted(needed - set(mapped_files()))
-        kept_out = {m for m in needed if m in NOT_IN_BROWSER | EMBED_ONLY or m.startswith(NOT_IN_BROWSER_PACKAGES)}
-        assert not kept_out, f"the page imports modules pyscript.toml leaves out: {sorted(kept_out)}"
+    def test_no_module_of_the_computer_player(self):
+        assert not [m for m in self.files if m.startswith("yinsh/ai/") or m == "yinsh/web/worker.py"]
 
-    def test_every_mapped_file_exists_and_keeps_its_path(self):
-        for source, dest in mapped_files().items():
-            assert (ROOT / source).is_file(), (
-                f"{source} is mapped in pyscript.toml but does not exist (a 404 in the page)"
-            )
-            assert dest == source, f"{source} would land at {dest}: the package must keep its layout"
+    def test_the_stubs_stand_at_the_root_and_the_package_keeps_its_layout(self):
+        for source, dest in self.files.items():
+            assert (ROOT / source).is_file(), f"{source} is mapped but does not exist (a 404 in the page)"
+            expected = PurePosixPath(source).name if source in STUBS else source
+            assert dest == expected, f"{source} would land at {dest}"
+        for folder in {str(PurePosixPath(f).parent) for f in self.files if f.startswith("yinsh/")}:
+            assert f"{folder}/__init__.py" in self.files, folder
 
-    def test_every_package_directory_has_an_init(self):
-        dirs = {str(PurePosixPath(f).parent) for f in mapped_files()}
-        for d in dirs:
-            assert f"{d}/__init__.py" in mapped_files(), d
+
+class TestWorkerConfig:
+    config = json.loads(WORKER.read_text(encoding="utf-8"))
+    files = config_files(WORKER)
+
+    def test_interpreter_is_the_self_hosted_pyodide(self):
+        assert self.config["interpreter"] == "./static/vendor/pyodide/pyodide.mjs"
+        assert self.config["sync_main_only"] is True, "the worker never touches the page: no SharedArrayBuffer"
+        assert "packages" not in self.config
+
+    def test_maps_what_the_worker_imports_and_nothing_more(self):
+        needed = imported_modules(WORKER_URL.removeprefix("./"))
+        assert {"yinsh/ai/negamax.py", "yinsh/web/worker.py"} <= needed and not kept_out(needed)
+        assert set(self.files) == needed
+        assert all(dest == source for source, dest in self.files.items())
 
 
 class TestIndexHtml:
@@ -86,7 +89,8 @@ class TestIndexHtml:
         for url in urls:
             if "/vendor/" not in url:
                 assert (ROOT / url[2:]).is_file(), url
-        assert 'config="./pyscript.toml"' in self.html
+        assert '<script type="mpy" config="./pyscript.toml">' in self.html
+        assert "pyodide" not in self.html, "the page itself never names Pyodide: only its worker loads it"
         assert 'href="./static/favicon.svg"' in self.html
 
     def test_preloads_name_real_files(self):

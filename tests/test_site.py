@@ -56,9 +56,10 @@ def fake_checkout(tmp: Path) -> Path:
     """A copy of what the site is built from (the runtime linked, not copied)."""
     root = tmp / "checkout"
     root.mkdir()
-    for name in ("index.html", "pyscript.toml"):
+    for name in ("index.html", "pyscript.toml", "worker.json"):
         shutil.copy(ROOT / name, root / name)
-    shutil.copytree(ROOT / "yinsh", root / "yinsh", ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in ("yinsh", "mpy"):
+        shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "static", root / "static", ignore=shutil.ignore_patterns("vendor"))
     (root / "static" / "vendor").symlink_to(VENDOR)
     return root
@@ -147,22 +148,29 @@ class TestContents:
             if path.suffix in (".js", ".mjs", ".css", ".html"):
                 assert b"sourceMappingURL" not in path.read_bytes(), path
 
-    def test_configs_keep_their_files_and_name_the_shipped_interpreter(self, site):
+    @pytest.mark.parametrize("config, runtime", [("pyscript.toml", r"micropython-[0-9a-f]{10}/micropython\.mjs"),
+                                                 ("worker.json", r"pyodide-[0-9a-f]{10}/pyodide\.mjs")])
+    def test_configs_keep_their_files_and_name_the_shipped_interpreter(self, site, config, runtime):
+        """The page's MicroPython and the worker's Pyodide, each in its versioned runtime folder."""
         out, _ = site
-        source = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))
-        built = tomllib.loads((out / "pyscript.toml").read_text(encoding="utf-8"))
+        read = json.loads if config.endswith(".json") else tomllib.loads
+        source = read((ROOT / config).read_text(encoding="utf-8"))
+        built = read((out / config).read_text(encoding="utf-8"))
         assert built["files"] == source["files"], "[files] is shipped exactly as written"
-        assert re.fullmatch(r"\./static/vendor/pyodide-[0-9a-f]{10}/pyodide\.mjs", built["interpreter"])
+        assert re.fullmatch(r"\./static/vendor/" + runtime, built["interpreter"])
         assert (out / built["interpreter"]).is_file()
         for url in built["files"]:
             assert (out / url).is_file(), url
         assert {k: v for k, v in built.items() if k != "interpreter"} == {
             k: v for k, v in source.items() if k != "interpreter"}
 
-    def test_python_files_named_in_code_ship(self, site):
+    def test_files_named_in_code_ship(self, site):
+        """The worker's script and configuration, which the page names in its Python."""
         out, _ = site
-        main = (ROOT / "yinsh/web/main.py").read_text(encoding="utf-8")
-        for name in re.findall(r"""["'](\./[\w/]+\.py)["']""", main):
+        client = (ROOT / "yinsh/web/client.py").read_text(encoding="utf-8")
+        names = re.findall(r"""["'](\./[\w/]+\.(?:py|json))["']""", client)
+        assert {"./yinsh/web/worker.py", "./worker.json"} <= set(names)
+        for name in names:
             assert (out / name).is_file(), name
 
     def test_service_worker_keeps_every_file_the_page_loads(self, site):

@@ -63,6 +63,8 @@ MAX_DIAGRAM_SIZE: Final = 10_000
 """Width in pixels of a diagram written by ``yinsh diagram``."""
 
 
-def too_long(what: str, text: str, limit: int) -> str:
-    """The reason given for ``text`` past ``limit`` characters (``what`` is its name)."""
-    return f"{what} is {len(text):,} characters long: at most {limit:,} are read"
+def too_long(what: str, text: str | int, limit: int) -> str:
+    """The reason given for ``text`` (or a text of that many characters) past ``limit``
+    characters (``what`` is its name)."""
+    size = text if isinstance(text, int) else len(text)
+    return f"{what} is {size:,} characters long: at most {limit:,} are read"

@@ -92,6 +92,7 @@ BUILT_SITE_MARK = "build.json"
 #: What a source checkout serves, by top-level folder: the endings served there (``None``: all).
 SOURCE_FOLDERS: dict[str, tuple[str, ...] | None] = {
     "yinsh": (".py",),
+    "mpy": (".py",),  # the stand-ins for the standard modules MicroPython lacks
     "static": None,
     "examples": None,
     "bench": (".html", ".toml"),  # the bare PyScript page the start-up tests compare with

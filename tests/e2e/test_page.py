@@ -59,7 +59,8 @@ def boot(yinsh_page: Any, path: str) -> Any:
 
 
 def test_page_loads_clean_and_self_hosted(yinsh_page):
-    """Fresh context: the page boots with no console error and no request off its origin."""
+    """Fresh context: the page boots on MicroPython with no console error, no request off its
+    origin and nothing of Pyodide (a game between people never needs it)."""
     response = boot(yinsh_page, "/")
     assert response is not None and response.ok
     html = response.text()
@@ -70,7 +71,8 @@ def test_page_loads_clean_and_self_hosted(yinsh_page):
     assert yinsh_page.get_attribute("#board", "data-position") == Game().position()
     assert yinsh_page.inner_text("#pool-count") == "51"
     resources = yinsh_page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
-    assert any(r.endswith("/static/vendor/pyodide/pyodide.asm.wasm") for r in resources)
+    assert any(r.endswith("/static/vendor/micropython/micropython.wasm") for r in resources)
+    assert not [r for r in resources if "/pyodide" in r or r.endswith("worker.json")]
     assert all(r.startswith(yinsh_page.base_url) for r in resources)
 
 

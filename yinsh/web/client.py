@@ -8,10 +8,14 @@ each once, and hands every answer back to the session, which drops the stale one
 worker starts at once when a computer plays, else with the first question (or when the
 Hint button is about to be pressed).
 
-The worker gets its own file list and the self-hosted Pyodide as absolute URLs (a worker
-has no page to resolve against); ``sync_main_only`` because it never touches the page, so it
-needs no SharedArrayBuffer. Testing hooks: ``<html data-yinsh-ai-ready>`` once it is up,
-and ``window.yinshAI`` its exports (``scripts/bench_ai_web.py`` calls ``bench`` through it).
+The worker's configuration is ``worker.json`` (the self-hosted Pyodide and the modules the
+worker imports, with ``sync_main_only``: it never touches the page, so it needs no
+SharedArrayBuffer); the page reads it and hands it over as an object, and names the
+interpreter by its absolute URL (a worker has no page to resolve against, and PyScript
+ignores an interpreter given inside the configuration when MicroPython starts the worker).
+
+Testing hooks: ``<html data-yinsh-ai-ready>`` once it is up, and ``window.yinshAI`` its
+exports (``scripts/bench_ai_web.py`` calls ``bench`` through it).
 """
 
 from __future__ import annotations
@@ -23,9 +27,10 @@ from .computer import Request
 from .dom import document, warn, window
 from .session import Session
 
-__all__ = ["ComputerClient", "WORKER_URL", "BOOT_SECONDS"]
+__all__ = ["ComputerClient", "WORKER_URL", "WORKER_CONFIG", "BOOT_SECONDS"]
 
 WORKER_URL = "./yinsh/web/worker.py"
+WORKER_CONFIG = "./worker.json"
 BOOT_SECONDS = 120
 """How long the worker may take to start before the page gives up on it."""
 
@@ -70,12 +75,7 @@ class ComputerClient:
 
     async def _boot(self) -> None:
         try:
-            from pyscript import PyWorker, config
-
-            worker = PyWorker(WORKER_URL, type="pyodide", version=_absolute(config["interpreter"]),
-                              config={"files": dict(config["files"]), "sync_main_only": True})
-            await asyncio.wait_for(worker.ready, BOOT_SECONDS)
-            exports = worker.sync
+            exports = await asyncio.wait_for(self._start_worker(), BOOT_SECONDS)
             answer = json.loads(str(await exports.hello()))
             if not answer.get("ok"):
                 raise WorkerFailure(answer.get("error", "no answer"))
@@ -91,6 +91,18 @@ class ComputerClient:
             self.session.computer_state("ready")
         self.ready.set()
         self.refresh()
+
+    async def _start_worker(self):
+        """The worker's exports once it has started."""
+        from pyscript import PyWorker
+
+        response = await window.fetch(WORKER_CONFIG)
+        if not response.ok:
+            raise WorkerFailure(f"{WORKER_CONFIG} could not be loaded ({response.status})")
+        config = json.loads(str(await response.text()))
+        worker = PyWorker(WORKER_URL, type="pyodide", version=_absolute(config["interpreter"]), config=config)
+        await worker.ready
+        return worker.sync
 
     async def _ask(self, request: Request) -> None:
         session = self.session

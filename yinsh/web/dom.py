@@ -1,6 +1,8 @@
 """The little the page's parts need from the browser, the same on Pyodide and MicroPython.
 
-PyScript's ``pyscript.ffi`` works on both interpreters (``create_proxy``, ``to_js``, which
+``window`` is JavaScript's (``js.window``): on MicroPython, calling a method of
+``pyscript.window`` itself throws "Illegal invocation". PyScript's ``pyscript.ffi`` works on
+both interpreters (``create_proxy``, ``to_js``, which
 makes a dict a JavaScript object, and ``is_none``, true for ``None`` and JavaScript's
 ``null``). :func:`listen` is the one way the page attaches a handler: a handler never lets
 an exception escape (a warning in the console, ``data-yinsh-error`` on ``<html>``, never a
@@ -13,8 +15,11 @@ Outside the browser (pytest imports every module) the names are ``None``.
 from __future__ import annotations
 
 try:
-    from pyscript import document, window
+    import js
+    from pyscript import document
     from pyscript.ffi import create_proxy, is_none, to_js
+
+    window = js.window  # on MicroPython, pyscript.window's own methods (addEventListener) fail
 except ImportError:
     create_proxy = document = is_none = to_js = window = None
 

@@ -99,7 +99,7 @@ class Embed:
             shown: Game = turn.game
             svg = board_svg(turn.state, last_move=last_move, rows=turn.candidate_rows or spec.rows,
                             marked=spec.marked, **highlights)
-            phase, puzzle = turn.phase.value, "solving"
+            phase, puzzle = str(turn.phase), "solving"
             status, again = self.hint or turn.prompt, "Reset"
         else:
             shown = self.answer or spec.game_at(self.ply)

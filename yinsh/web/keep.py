@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import datetime
 
-from ..errors import YinshError
+from ..errors import NotationError, YinshError
+from ..limits import MAX_TEXT_CHARS, too_long
 from ..record import Record
 from . import Settings, game_url, opponent_url
 from .dom import create_proxy, document, element, find, to_js, warn, window
@@ -195,8 +196,13 @@ class GameKeeper:
         self.show_message("")
 
     def read(self) -> list[Record] | Exception:
-        """The games in the dialog's text (read once per text)."""
-        text = str(self.field("record").value)
+        """The games in the dialog's text (read once per text). A text past the limit is
+        refused by its length, before it is copied into Python (megabytes take a while)."""
+        field = self.field("record")
+        length = int(field.textLength)
+        if length > MAX_TEXT_CHARS:
+            return NotationError(too_long("the text", length, MAX_TEXT_CHARS))
+        text = str(field.value)
         if self.parsed is None or self.parsed[0] != text:
             try:
                 result: list[Record] | Exception = read_import(text)
@@ -207,7 +213,7 @@ class GameKeeper:
 
     def preview(self) -> None:
         """Read the text at once: say what is wrong, or list the games when there are several."""
-        if not str(self.field("record").value).strip():
+        if not int(self.field("record").textLength):
             return self.forget()
         records = self.read()
         if isinstance(records, Exception):

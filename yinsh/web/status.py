@@ -230,7 +230,7 @@ def status(session: Session) -> Status:
         prompt=prompt, detail=detail, spoken=spoken_prompt(prompt, turn if level is None else None),
         guide=session.guide_line(), message=session.message, notices=tuple(session.notices[-3:]),
         record=game.record(), position=game.position(), result=game.result or "",
-        phase=turn.phase.value, turn_color=COLORS[turn.color], to_move="" if over else game.to_move,
+        phase=str(turn.phase), turn_color=COLORS[turn.color], to_move="" if over else game.to_move,
         hint=str(session.suggestion) if session.suggestion else "", ai=ai, discarded=session.discarded,
         players=players_shown(session, thinking),
         pool=left, pool_warning=_pool_warning(left),
