@@ -20,12 +20,14 @@ from .errors import NotationError
 from .game import Game
 from .limits import (
     MAX_GAMES,
+    MAX_LINES,
     MAX_MOVE_NUMBER_DIGITS,
     MAX_MOVES,
     MAX_RECORD_CHARS,
     MAX_TAG_CHARS,
     MAX_TAGS,
     MAX_TEXT_CHARS,
+    MAX_WORDS,
     too_long,
 )
 from .scan import skip, utf8
@@ -78,7 +80,7 @@ def split_records(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: 
         return [text]
     chunks: list[list[str]] = [[]]
     in_moves = False
-    for line in text.splitlines():
+    for line in _lines(text, max_chars is not None):
         stripped = line.strip()
         if not stripped or stripped.startswith(("#", "%")):
             continue
@@ -109,14 +111,16 @@ def read_record(text: str) -> Record:
         return read_sgf(text)
     tags: dict[str, str] = ordered_dict()  # written back in the order read, on MicroPython too
     lines = []
-    for line in text.splitlines():
+    tag_lines = 0
+    for line in _lines(text):
         stripped = line.strip()
         if stripped.startswith(("#", "%")):
             continue
         if stripped.startswith("["):
-            name, value = _tag_pair(stripped)
-            if name not in tags and len(tags) == MAX_TAGS:
+            tag_lines += 1
+            if tag_lines > MAX_TAGS:
                 raise NotationError(f"the record has more than {MAX_TAGS} tag pairs: at most {MAX_TAGS} are read")
+            name, value = _tag_pair(stripped)
             tags[name] = value
         else:
             lines.append(stripped)
@@ -130,6 +134,19 @@ def read_record(text: str) -> Record:
             raise NotationError(f"move {expected}: the move is missing after '{expected}.'")
         game.play(move_text)
     return Record(tags, game)
+
+
+def _lines(text: str, limited: bool = True) -> list[str]:
+    """The lines of ``text`` (ended by ``\\n``, ``\\r\\n`` or ``\\r``, alike on every interpreter),
+    at most ``MAX_LINES`` of them unless not ``limited``: counted first, in one pass in C, since
+    each line costs a few microseconds of Python on the page's MicroPython."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if limited:
+        lines = text.count("\n") + 1
+        if lines > MAX_LINES:
+            raise NotationError(f"the text has {lines:,} lines: at most {MAX_LINES:,} are read")
+    return text.split("\n")
 
 
 def _without_bom(text: str) -> str:
@@ -212,6 +229,8 @@ def _move_texts(body: str, ply: int) -> list[tuple[int | None, str]]:
     has no numbers: then the moves are separated by spaces). A result at the end is dropped;
     ``ply`` is the number of moves before the first."""
     tokens = body.split()
+    if len(tokens) > MAX_WORDS:
+        raise NotationError(f"the record's moves are {len(tokens):,} words long: at most {MAX_WORDS:,} are read")
     if tokens and tokens[-1] in RESULTS:
         tokens.pop()
     moves: list[tuple[int | None, list[str]]] = []
