@@ -24,8 +24,7 @@ from yinsh.bench import NOTATION_EXAMPLE, hostile_inputs, open_door
 from yinsh.board import POINTS, WINDOWS
 from yinsh.link import decode_game, encode_game
 from yinsh.position import check_digits, decode_position, encode_position, to_digits
-from yinsh.record import read_record, read_records
-from yinsh.sgf import read_sgf
+from yinsh.record import read_record, read_records, read_sgf
 from yinsh.web import (
     Settings,
     continues_game,

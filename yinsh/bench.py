@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from .perft import perft
-from .playout import random_move, random_playout, random_positions
-from .state import State, initial_state, legal_moves, make_state
+from .playout import midgame_positions, random_move, random_playout
+from .state import initial_state, legal_moves, make_state
 
 if TYPE_CHECKING:
     from .game import Game
@@ -39,11 +39,6 @@ def machine() -> str:
         pass
     return (f"{platform.python_implementation()} {platform.python_version()} on {platform.system()} "
             f"{platform.machine()}, {os.cpu_count()} cores ({cpu})")
-
-
-def midgame_positions(count: int = 30, seed: int = 2026) -> list[State]:
-    """Fixed, reproducible mid-game positions: random games stopped after 20 to 50 moves."""
-    return random_positions(count, seed, 20, 51)
 
 
 def _rate(work: Callable[[], int], seconds: float) -> tuple[float, int, float]:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..board import ALL_POINTS, BIT, STEPS, WINDOWS
+from ..board import ALL_POINTS, BIT, DIRECTIONS, STEPS, WINDOWS
+from ..state import slide_targets
 
 __all__ = ["reach", "completion_points", "fours", "WINDOW_STARTS"]
 
@@ -36,49 +37,20 @@ def reach(rings: int, markers: int, empty: int) -> tuple[int, int, int]:
     moves = 0
     reached_all = 0
     flippable = 0
-    for step in STEPS:
-        # The positive direction.
-        front = (rings << step) & empty
-        reached = 0
-        while front:
-            reached |= front
-            front = (front << step) & empty
-        run = ((rings | reached) << step) & markers
-        if run:
-            crossed = run
-            while run:
-                run = (run << step) & markers
-                crossed |= run
-            land = (crossed << step) & empty
-            if land:
-                reached |= land
-                back = (land >> step) & crossed
-                while back:
-                    flippable |= back
-                    back = (back >> step) & crossed
+    for step, reached in zip(DIRECTIONS, slide_targets(rings, empty, markers)):
         moves += reached.bit_count()
         reached_all |= reached
-        # The negative direction.
-        front = (rings >> step) & empty
-        reached = 0
-        while front:
-            reached |= front
-            front = (front >> step) & empty
-        run = ((rings | reached) >> step) & markers
-        if run:
-            crossed = run
-            while run:
-                run = (run >> step) & markers
-                crossed |= run
-            land = (crossed >> step) & empty
-            if land:
-                reached |= land
-                back = (land << step) & crossed
-                while back:
-                    flippable |= back
-                    back = (back << step) & crossed
-        moves += reached.bit_count()
-        reached_all |= reached
+        # A target just past a marker was reached by a jump: the run behind it flips.
+        if step > 0:
+            back = (reached >> step) & markers
+            while back:
+                flippable |= back
+                back = (back >> step) & markers
+        else:
+            back = (reached << -step) & markers
+            while back:
+                flippable |= back
+                back = (back << -step) & markers
     return moves, reached_all, flippable
 
 
