@@ -26,12 +26,14 @@ from .compat import decode_utf8, ordered_dict
 from .errors import NotationError
 from .limits import (
     MAX_GAMES,
+    MAX_LINES,
     MAX_MOVE_NUMBER_DIGITS,
     MAX_MOVES,
     MAX_RECORD_CHARS,
     MAX_TAG_CHARS,
     MAX_TAGS,
     MAX_TEXT_CHARS,
+    MAX_WORDS,
     too_long,
 )
 from .position import encode_position
@@ -82,7 +84,7 @@ def split_records(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: 
         return [text]
     chunks: list[list[str]] = [[]]
     in_moves = False
-    for line in text.splitlines():
+    for line in _lines(text, max_chars is not None):
         stripped = line.strip()
         if not stripped or stripped.startswith(("#", "%")):
             continue
@@ -112,18 +114,33 @@ def read_tags(text: str) -> tuple[dict[str, str], str]:
     with the ``{comments}`` taken out. Raises ``NotationError``."""
     tags: dict[str, str] = ordered_dict()  # written back in the order read, on MicroPython too
     lines = []
-    for line in record_text(text).splitlines():
+    tag_lines = 0
+    for line in _lines(record_text(text)):
         stripped = line.strip()
         if stripped.startswith(("#", "%")):
             continue
         if stripped.startswith("["):
-            name, value = _tag_pair(stripped)
-            if name not in tags and len(tags) == MAX_TAGS:
+            tag_lines += 1  # a repeated name counts too: each line costs its reading
+            if tag_lines > MAX_TAGS:
                 raise NotationError(f"the record has more than {MAX_TAGS} tag pairs: at most {MAX_TAGS} are read")
+            name, value = _tag_pair(stripped)
             tags[name] = value
         elif stripped:
             lines.append(stripped)
     return tags, _without_comments(" ".join(lines))
+
+
+def _lines(text: str, limited: bool = True) -> list[str]:
+    """The lines of ``text`` (ended by ``\\n``, ``\\r\\n`` or ``\\r``, alike on every interpreter),
+    at most ``MAX_LINES`` of them unless not ``limited``: counted first, in one pass in C, since
+    each line costs a few microseconds of Python on the page's MicroPython."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if limited:
+        lines = text.count("\n") + 1
+        if lines > MAX_LINES:
+            raise NotationError(f"the text has {lines:,} lines: at most {MAX_LINES:,} are read")
+    return text.split("\n")
 
 
 def _without_bom(text: str) -> str:
@@ -206,6 +223,8 @@ def move_texts(body: str, ply: int) -> list[tuple[int | None, str]]:
     has no numbers: then the moves are separated by spaces). A result at the end is dropped;
     ``ply`` is the number of moves before the first."""
     tokens = body.split()
+    if len(tokens) > MAX_WORDS:
+        raise NotationError(f"the record's moves are {len(tokens):,} words long: at most {MAX_WORDS:,} are read")
     if tokens and tokens[-1] in RESULTS:
         tokens.pop()
     moves: list[tuple[int | None, list[str]]] = []

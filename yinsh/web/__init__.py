@@ -85,7 +85,7 @@ def read_params(search: str, hash_: str = "") -> dict[str, str]:
     Raises ``NotationError`` when the two are longer than ``MAX_LINK_CHARS`` together.
     """
     if len(search) + len(hash_) > MAX_LINK_CHARS:
-        raise NotationError(too_long("the link", search + hash_, MAX_LINK_CHARS))
+        raise NotationError(too_long("the link", len(search) + len(hash_), MAX_LINK_CHARS))
     out: dict[str, str] = {}
     for text in (search, hash_):
         seen = set()
