@@ -11,8 +11,8 @@ the board as the page draws it, the guide's line, and two whole clicks (picking 
 destination that ends the turn, with the next turn, the board and the announcement). Then the
 import of each module the page's main thread loads, in a fresh interpreter. Then the time each
 hostile input of ``yinsh bench`` (issue 13) takes at its door there. The figures are reported,
-never asserted; the targets (DESIGN) are every click's work within 10 ms on MicroPython, and no
-input freezing the page for 200 ms.
+never asserted; the targets are every click's work within 10 ms on MicroPython
+(docs/PORTABILITY.md), and no input freezing the page for 200 ms.
 """
 
 from __future__ import annotations

@@ -54,6 +54,41 @@ def config_files(config: Path) -> dict[str, str]:
     return out
 
 
+def direct_imports(path: str) -> set[str]:
+    """The package's files that ``path`` (a file of yinsh/) imports itself, function-level
+    imports included; not those under ``if TYPE_CHECKING:`` (for mypy only, never run). For
+    ``from package import name``, the submodule ``name`` when there is one, else the package."""
+    parts = PurePosixPath(path).parts
+    package = parts[:-1]
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    for_mypy = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING" for n in ast.walk(node)}
+    out = set()
+    for node in ast.walk(tree):
+        if id(node) in for_mypy:
+            continue
+        names: list[tuple[str, ...]] = []
+        if isinstance(node, ast.Import):
+            names = [tuple(a.name.split(".")) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else ()
+            module = base + (tuple(node.module.split(".")) if node.module else ())
+            names = [module + (a.name,) if _file_of(module + (a.name,)) else module for a in node.names]
+        for name in names:
+            found = _file_of(name) if name and name[0] == "yinsh" else None
+            if found and found != path:
+                out.add(found)
+    return out
+
+
+def _file_of(name: tuple[str, ...]) -> str | None:
+    """The file of the module ``name`` (``("yinsh", "game")``), if it is one of the package's."""
+    for candidate in (PurePosixPath(*name).with_suffix(".py"), PurePosixPath(*name, "__init__.py")):
+        if (ROOT / candidate).is_file():
+            return str(candidate)
+    return None
+
+
 def imported_modules(*modules: str) -> set[str]:
     """The package's source files that importing ``modules`` (files of yinsh/) may load:
     their imports, the packages around them, and theirs, function-level imports included."""
@@ -67,20 +102,5 @@ def imported_modules(*modules: str) -> set[str]:
         parts = PurePosixPath(path).parts
         for i in range(1, len(parts)):  # importing a.b.c runs a/__init__ and a/b/__init__
             todo.append(str(PurePosixPath(*parts[:i], "__init__.py")))
-        package = parts[:-1]
-        tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names: list[tuple[str, ...]] = []
-            if isinstance(node, ast.Import):
-                names = [tuple(a.name.split(".")) for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = package[: len(package) - node.level + 1] if node.level else ()
-                mod = tuple(node.module.split(".")) if node.module else ()
-                names = [base + mod + (a.name,) for a in node.names] + [base + mod]
-            for name in names:
-                if not name or name[0] != "yinsh":
-                    continue
-                for candidate in (PurePosixPath(*name).with_suffix(".py"), PurePosixPath(*name, "__init__.py")):
-                    if (ROOT / candidate).is_file():
-                        todo.append(str(candidate))
+        todo += direct_imports(path)
     return seen

@@ -11,7 +11,8 @@ from yinsh.__main__ import main
 def test_replay_prints_score_pool_and_result(capsys):
     assert main(["replay", str(DATA / "games.ygn")]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[1] == "Y-BraveCombo-Dumbot-2026-03-20-0237: 66 moves, rings removed 2-3, pool 20, result 0-1 (rings)"
+    assert out[1] == ("Y-BraveCombo-Dumbot-2026-03-20-0237: 66 moves, rings removed 2-3, pool 20, "
+                      "Black wins 3 to 2 (0-1)")
     assert out[0].endswith("pool 50, black to move")
 
 

@@ -24,8 +24,7 @@ from yinsh.bench import NOTATION_EXAMPLE, hostile_inputs, open_door
 from yinsh.board import POINTS, WINDOWS
 from yinsh.link import decode_game, encode_game
 from yinsh.position import check_digits, decode_position, encode_position, to_digits
-from yinsh.record import read_record, read_records
-from yinsh.sgf import read_sgf
+from yinsh.record import read_record, read_records, read_sgf
 from yinsh.web import (
     Settings,
     continues_game,
@@ -163,10 +162,21 @@ class TestNoFreeze:
             read_record('[Event "' + "x" * 1001 + '"]\n1.e3')
         assert read_record('[Event "' + "\\\\" * 500 + '"]\n1.e3').tags["Event"] == "\\" * 500
 
-    def test_20000_games_are_refused_past_the_hundredth(self):
-        with pytest.raises(NotationError, match=f"more than {limits.MAX_GAMES} games"):
+    def test_20000_games_are_refused_by_their_lines_before_any_is_read(self):
+        with pytest.raises(NotationError, match=f"the text has 40,001 lines: at most {limits.MAX_LINES:,} are read"):
             read_import(text_of("20,000 games"))
-        assert len(read_import('[White "A"]\n1.e3\n' * limits.MAX_GAMES)) == limits.MAX_GAMES
+        one = '[White "A"]\n1.e3\n'
+        assert len(read_import(one * limits.MAX_GAMES)) == limits.MAX_GAMES
+        with pytest.raises(NotationError, match=f"more than {limits.MAX_GAMES} games"):
+            read_import(one * (limits.MAX_GAMES + 1))
+
+    @pytest.mark.parametrize("text, reason", [
+        ("\n" * 20_000 + "1.e3", "lines: at most 10,000"), ("\r" * 20_000 + "1.e3", "lines: at most 10,000"),
+        ("1.e3 " + "x " * 6000, "words long: at most 5,000"), ('[A "1"]\n' * 101 + "1.e3", "more than 100 tag pairs"),
+    ])
+    def test_junk_within_the_size_limit_is_refused_by_a_count(self, text, reason):
+        with pytest.raises(NotationError, match=reason):
+            read_import(text)
 
     def test_a_record_past_move_200_is_refused_before_any_move_is_played(self):
         with pytest.raises(NotationError, match="goes on past move 200"):

@@ -8,8 +8,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yinsh import Game
+from yinsh.ai.features import reach
+from yinsh.board import ALL_POINTS, BIT, DIRECTIONS, line_step
 from yinsh.playout import random_move, random_playout
-from yinsh.state import MARKERS, apply_move, initial_state, legal_moves
+from yinsh.state import (
+    MARKERS,
+    apply_move,
+    count_legal_moves,
+    flips,
+    initial_state,
+    legal_moves,
+    slide_targets,
+    slides,
+)
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -88,3 +99,31 @@ def test_the_fast_playout_plays_the_same_game_as_random_moves(seed):
         s = apply_move(s, random_move(s, rng))
         plies += 1
     assert fast == (s, plies)
+
+
+@given(seeds)
+@settings(max_examples=25, deadline=None)
+def test_the_fast_forms_of_the_slide_agree_with_the_slide(seed):
+    """``slides`` is the rule; its bit-parallel form (playouts, the AI's reach of the rings, its
+    flippable markers) and the counting of legal moves without building them must agree with
+    it in every position of a random game, for both colours."""
+    game = random_game(seed)
+    replay = Game()
+    for move in game.moves:
+        s = replay.state
+        rings, markers = s.white_rings | s.black_rings, s.white_markers | s.black_markers
+        empty = ALL_POINTS & ~(rings | markers)
+        for mine in (s.white_rings, s.black_rings):
+            moves = slides(rings, markers, mine)
+            by_direction = [0] * len(DIRECTIONS)
+            flippable = 0
+            for m in moves:
+                by_direction[DIRECTIONS.index(line_step(m >> 8, m & 255))] |= BIT[m & 255]
+                flippable |= flips(m, markers)
+            assert slide_targets(mine, empty, markers) == by_direction
+            reached = 0
+            for targets in by_direction:
+                reached |= targets
+            assert reach(mine, markers, empty) == (len(moves), reached, flippable)
+        assert count_legal_moves(s) == len(legal_moves(s))
+        replay.push(move)

@@ -158,4 +158,4 @@ def test_the_command_line_replays_sgf(capsys):
     from yinsh.__main__ import main
 
     assert main(["replay", str(SGF_FILES[1])]) == 0
-    assert "rings removed 2-3, pool 20, result 0-1 (rings)" in capsys.readouterr().out
+    assert "rings removed 2-3, pool 20, Black wins 3 to 2 (0-1)" in capsys.readouterr().out

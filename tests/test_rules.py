@@ -1,4 +1,5 @@
-"""Every rule of ruleset yinsh-standard-v1, one named test each (see DESIGN.md)."""
+"""Every rule of ruleset yinsh-standard-v1, one named test each (the turn as yinsh/state.py lays it
+out, and the rulings of README.md where the rulebook is silent)."""
 
 from __future__ import annotations
 

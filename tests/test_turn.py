@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from yinsh.board import POINTS, WINDOWS, parse_point, point_name, points_of
+from yinsh.errors import IllegalMoveError
 from yinsh.game import Game
 from yinsh.move import Move, parse_row, row_name
 from yinsh.record import read_records
@@ -342,6 +343,26 @@ class TestPickingAndCancelling:
         hint = self.turn.click_point(P("k10"))
         assert "e3-k10 is not a legal move" in hint
         assert self.turn.phase is Phase.PICK_RING
+
+    @pytest.mark.parametrize("target", ["k10", "e10", "e4", "a5", "d1"])
+    def test_a_wrong_destination_is_explained_in_the_games_words(self, target):
+        """One explanation of an illegal ring move: the hint quotes the game's own reason."""
+        self.turn.click_point(P("e3"))
+        hint = self.turn.click_point(P(target))
+        with pytest.raises(IllegalMoveError) as refused:
+            self.game.parse_move(f"e3-{target}")
+        assert hint == f"e3-{target} is not a legal move ({refused.value.reason}): ring put back"
+
+    def test_a_jump_that_does_not_stop_at_once_is_explained_in_the_games_words(self):
+        game = Game.from_state(make_state(["e5", "a2", "b1", "c1", "d1"], ["k7", "k8", "k9", "k10", "j11"],
+                                          ["e6", "e7"]), 40)
+        turn = Turn(game)
+        turn.click_point(P("e5"))
+        with pytest.raises(IllegalMoveError) as refused:
+            game.parse_move("e5-e9")
+        assert refused.value.reason == (
+            "the ring at e5 cannot stop on e9 after crossing markers (first empty point is e8)")
+        assert turn.click_point(P("e9")) == f"e5-e9 is not a legal move ({refused.value.reason}): ring put back"
 
     def test_hints(self):
         assert "Black's" in self.turn.click_point(P("a5"))

@@ -222,7 +222,10 @@ class TestRecordFiles:
         game = read_import((DATA / "scenarios.ygn").read_text())[2].game  # out of markers: 0-1
         tags = export_tags(game, Settings("ai-2", REMOTE), DAY)
         assert tags == {"White": "Computer (level 2)", "Black": "Opponent (by link)", "WhiteLevel": "2",
-                        "Date": "2026.11.29", "Variant": "standard", "Result": "0-1"}
+                        "Date": "2026.11.29", "Variant": "standard", "Result": "0-1", "Termination": "markers"}
+        assert list(tags) == ["White", "Black", "WhiteLevel", "Date", "Variant", "Result", "Termination"]
+        going_on = export_tags(Game.from_record("1.e3"), Settings(), DAY)
+        assert going_on["Result"] == "*" and "Termination" not in going_on
         assert record_filename(DAY) == "yinsh-2026-11-29.ygn"
 
     @pytest.mark.parametrize("path", sorted((DATA / "boardspace").glob("*.sgf")), ids=lambda p: p.stem)

@@ -6,7 +6,7 @@
 >>> game.to_move, game.pool, game.result
 ('black', 51, None)
 
-The rules core (``board``, ``state``, ``move``, ``game``, ``record``, ``position``)
+The rules core (``board``, ``state``, ``move``, ``game``, ``pgn``, ``record``, ``position``)
 imports only the standard library and runs unchanged on CPython, Pyodide and MicroPython
 (docs/PORTABILITY.md).
 """

@@ -84,7 +84,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         fallback = args.file if len(records) == 1 else f"game {number}"
         name = record.tags.get("Game") or record.tags.get("Scenario") or fallback
         white, black = game.score
-        status = f"result {game.result} ({game.termination})" if game.result else f"{game.to_move} to move"
+        done = game.outcome
+        status = f"{done.text(short=True)} ({done.result})" if done else f"{game.to_move} to move"
         print(f"{name}: {game.ply} moves, rings removed {white}-{black}, pool {game.pool}, {status}")
     return 0
 

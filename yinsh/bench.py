@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from .perft import perft
-from .playout import random_move, random_playout, random_positions
-from .state import State, initial_state, legal_moves, make_state
+from .playout import midgame_positions, random_move, random_playout
+from .state import initial_state, legal_moves, make_state
 
 if TYPE_CHECKING:
     from .game import Game
@@ -39,11 +39,6 @@ def machine() -> str:
         pass
     return (f"{platform.python_implementation()} {platform.python_version()} on {platform.system()} "
             f"{platform.machine()}, {os.cpu_count()} cores ({cpu})")
-
-
-def midgame_positions(count: int = 30, seed: int = 2026) -> list[State]:
-    """Fixed, reproducible mid-game positions: random games stopped after 20 to 50 moves."""
-    return random_positions(count, seed, 20, 51)
 
 
 def _rate(work: Callable[[], int], seconds: float) -> tuple[float, int, float]:
@@ -139,7 +134,15 @@ def longest_game(tries: int = 40) -> Game:
 def hostile_inputs() -> list[Hostile]:
     """The reproductions of issue 13, then the largest inputs the limits accept."""
     from .game import Game
-    from .limits import MAX_GAMES, MAX_LINK_CHARS, MAX_RECORD_CHARS, MAX_SAVED_CHARS, MAX_SGF_PROPERTIES
+    from .limits import (
+        MAX_GAMES,
+        MAX_LINES,
+        MAX_LINK_CHARS,
+        MAX_RECORD_CHARS,
+        MAX_SAVED_CHARS,
+        MAX_SGF_PROPERTIES,
+        MAX_WORDS,
+    )
     from .link import encode_game
     from .position import check_digits, encode_position
     from .web import Settings, _quote
@@ -191,6 +194,8 @@ def hostile_inputs() -> list[Hostile]:
                 "(;" + "C[x]" * MAX_SGF_PROPERTIES + " " * (MAX_RECORD_CHARS - 4 * MAX_SGF_PROPERTIES - 3) + ")"),
         Hostile("SGF of 25,000 values", "import", "(;" + "C[x]" * ((MAX_RECORD_CHARS - 3) // 4) + ")"),
         Hostile("largest: a record of 50,000 comments", "record", "{}" * ((MAX_RECORD_CHARS - 5) // 2) + " 1.e3"),
+        Hostile(f"largest: {MAX_LINES:,} lines of comments", "import", "#\n" * (MAX_LINES - 1) + "1.e3"),
+        Hostile(f"largest: a record of {MAX_WORDS:,} words", "record", "1.e3" + " x" * (MAX_WORDS - 1)),
         Hostile(f"largest: a link of {MAX_LINK_CHARS:,} characters of escapes", "link",
                 "?record=" + "%41" * ((MAX_LINK_CHARS - 8) // 3)),
         Hostile(f"largest: saved data of {MAX_SAVED_CHARS:,} brackets", "saved",

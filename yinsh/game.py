@@ -12,12 +12,16 @@ from . import state as st
 from .board import BIT, RAYS, line_step, point_name
 from .errors import IllegalMoveError, NotationError
 from .move import Move, MoveText, Removal, parse_move_text, row_name
+from .outcome import Outcome
+from .pgn import is_sgf, move_texts, read_tags, record_text, write_record
+from .position import decode_position, encode_position
+from .sgf import play_sgf
 from .state import State
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["Game", "Variant", "COLORS"]
+__all__ = ["Game", "Variant", "COLORS", "read_game", "why_illegal"]
 
 Variant = Literal["standard", "blitz"]
 COLORS: Final = ("white", "black")
@@ -58,19 +62,16 @@ class Game:
 
     @classmethod
     def from_record(cls, text: str) -> Game:
-        """The game a record describes: official notation (long or short, tags allowed).
+        """The game a record describes: official notation (long or short, tags allowed), or a
+        boardspace SGF file.
 
         Raises ``NotationError`` or ``IllegalMoveError`` naming the move number.
         """
-        from .record import read_record
-
-        return read_record(text).game
+        return read_game(text)[1]
 
     @classmethod
     def from_position(cls, code: str) -> Game:
         """The game at a position code from ``position()`` (no history before it)."""
-        from .position import decode_position
-
         state, ply = decode_position(code)
         return cls.from_state(state, ply)
 
@@ -100,6 +101,12 @@ class Game:
     def pool(self) -> int:
         """Markers left in the common pool."""
         return st.pool(self.state)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (how, who won, the score), or ``None`` while it goes on;
+        ``outcome.text()`` words it."""
+        return st.outcome(self.state)
 
     @property
     def result(self) -> str | None:
@@ -214,18 +221,49 @@ class Game:
         >>> g = Game(); _ = g.play("e3"); _ = g.play("a5"); g.record()
         '1.e3 2.a5'
         """
-        from .record import write_record
-
         return write_record(self, tags)
 
     def position(self) -> str:
         """A compact, URL-safe code of the current position (see ``from_position``)."""
-        from .position import encode_position
-
         return encode_position(self.state, self.ply)
 
     def __repr__(self) -> str:
         return f"<Game {self.variant} ply={self.ply} to_move={self.to_move} score={self.score} pool={self.pool}>"
+
+
+def read_game(text: str) -> tuple[dict[str, str], Game]:
+    """The tag pairs (in order) and the game of one record, official notation or a boardspace
+    SGF file, every move checked (:mod:`yinsh.record` reads files of several).
+
+    Raises ``NotationError`` or ``IllegalMoveError`` naming the move number.
+    """
+    text = record_text(text)
+    if is_sgf(text):
+        game = Game()
+        return play_sgf(text, game), game
+    tags, body = read_tags(text)
+    game = _start(tags)
+    for number, move_text in move_texts(body, game.ply):
+        expected = game.ply + 1
+        if number is not None and number != expected:
+            raise NotationError(f"move {expected}: found the number {number}. where {expected}. was expected")
+        if not move_text:
+            raise NotationError(f"move {expected}: the move is missing after '{expected}.'")
+        game.play(move_text)
+    return tags, game
+
+
+def _start(tags: dict[str, str]) -> Game:
+    """The game a record's ``Variant`` and ``Position`` tags start it from."""
+    variant = tags.get("Variant", "standard").strip().lower() or "standard"
+    if variant not in _RINGS_TO_WIN:
+        raise NotationError(f"unknown variant {tags['Variant']!r}: expected 'standard' or 'blitz'")
+    if "Position" in tags:
+        game = Game.from_position(tags["Position"])
+        if game.variant != variant and "Variant" in tags:
+            raise NotationError(f"the Position tag is a {game.variant} game but the Variant tag says {variant}")
+        return game
+    return Game(variant)  # type: ignore[arg-type]
 
 
 class _Illegal(Exception):
@@ -268,7 +306,7 @@ def _check(s: State, written: MoveText) -> Move:
     src, dst = written.source, written.target
     assert src is not None and dst is not None
     if (src, dst) not in actions:
-        raise _Illegal(_why_not(s, src, dst) if actions else f"no {COLORS[color]} ring can move: write 'pass'")
+        raise _Illegal(why_illegal(s, src, dst) if actions else f"no {COLORS[color]} ring can move: write 'pass'")
     after, s = _check_removals(st.after_ring_move(s, src, dst), color, written.after, "then remove the rows made")
     return Move("move", src, dst, before, after)
 
@@ -307,8 +345,14 @@ def _check_removals(
     return tuple(removals), s
 
 
-def _why_not(s: State, src: int, dst: int) -> str:
-    """Why the ring move src-dst is illegal in ``s`` (it is known to be)."""
+def why_illegal(s: State, src: int, dst: int) -> str:
+    """Why the ring move ``src``-``dst`` of the player to move is illegal in ``s`` (it must be),
+    in the words every message uses: the game's errors and the page's hints.
+
+    >>> from yinsh.board import parse_point as p
+    >>> why_illegal(Game.from_record("1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8").state, p("e3"), p("e10"))
+    'the ring cannot pass over the ring on e4'
+    """
     color = s.turn
     mine, theirs = (s.black_rings, s.white_rings) if color else (s.white_rings, s.black_rings)
     markers = s.white_markers | s.black_markers

@@ -56,7 +56,8 @@ POOL_GAME: Final = "Y1B9jLTTUo5Kt1jOQEOd8LChEU48cbugbW77g9Al"
 
 def describe(state: State, **highlights: Iterable[str]) -> str:
     """The pieces of a position in words, for a diagram's text alternative; each keyword
-    adds a sentence, the key (underscores as spaces) naming the points or rows listed.
+    adds a sentence, the key (underscores as spaces) naming the points or rows listed, in the
+    keys' alphabetical order (MicroPython keeps keywords in no order).
 
     >>> describe(make_state(["e5"], [], ["e6", "f6"]), lit_points=["e7"])
     'White rings: e5. White markers: e6, f6. Lit points: e7.'
@@ -66,7 +67,7 @@ def describe(state: State, **highlights: Iterable[str]) -> str:
                        ("White markers", state.white_markers), ("Black markers", state.black_markers)):
         if bits:
             parts.append(f"{name}: {', '.join(point_name(p) for p in points_of(bits))}.")
-    for key, names in highlights.items():
+    for key, names in sorted(highlights.items()):
         parts.append(f"{capitalize(key.replace('_', ' '))}: {', '.join(names)}.")
     return " ".join(parts)
 

@@ -20,9 +20,9 @@ from typing import Final
 
 __all__ = [
     "MAX_MOVES", "MAX_MOVE_CHARS", "MAX_MOVE_NUMBER_DIGITS", "MAX_TAGS", "MAX_TAG_CHARS", "MAX_RECORD_CHARS",
-    "MAX_TEXT_CHARS", "MAX_GAMES", "MAX_SGF_STEPS", "MAX_SGF_PROPERTIES", "MAX_POSITION_CHARS",
-    "MAX_GAME_CODE_CHARS", "MAX_LINK_CHARS", "MAX_SAVED_CHARS", "MAX_JSON_DEPTH", "MAX_CAPTION_CHARS",
-    "MAX_PUZZLE_ANSWERS", "MAX_DIAGRAM_SIZE", "too_long",
+    "MAX_TEXT_CHARS", "MAX_LINES", "MAX_WORDS", "MAX_GAMES", "MAX_SGF_STEPS", "MAX_SGF_PROPERTIES",
+    "MAX_POSITION_CHARS", "MAX_GAME_CODE_CHARS", "MAX_LINK_CHARS", "MAX_SAVED_CHARS", "MAX_JSON_DEPTH",
+    "MAX_CAPTION_CHARS", "MAX_PUZZLE_ANSWERS", "MAX_DIAGRAM_SIZE", "too_long",
 ]
 
 MAX_MOVES: Final = 200
@@ -39,11 +39,15 @@ MAX_RECORD_CHARS: Final = 100_000
 """Characters of one game's record (tags, moves and comments), an SGF file included."""
 MAX_TEXT_CHARS: Final = 1_000_000
 """Characters of a text holding several records: a file or a paste."""
+MAX_LINES: Final = 10_000
+"""Lines of such a text, or of one record (a hundred games of our records have about 1,000)."""
+MAX_WORDS: Final = 5_000
+"""Words (separated by spaces) of one record's moves, comments aside (a game of 200 moves writes about 400)."""
 MAX_GAMES: Final = 100
 """Games in one such text."""
 MAX_SGF_STEPS: Final = 2_000
 """Steps (``P0[…]``/``P1[…]`` actions) of one SGF record (a game of 164 moves writes fewer than 1,000)."""
-MAX_SGF_PROPERTIES: Final = 5_000
+MAX_SGF_PROPERTIES: Final = 2_000
 """Property values of one SGF record (boardspace writes about six a move: fewer than 1,000 a game)."""
 MAX_POSITION_CHARS: Final = 40
 """Characters of a position code (``Y1``, 36 digits, 2 check digits: any position at any move number)."""

@@ -2,17 +2,16 @@
 
 Used by ``yinsh bench`` to measure the engine, by property tests to reach many
 positions, and available to a Monte Carlo search. The playout works on the raw
-bitboards: for each of the six directions it finds, for all of the mover's rings
-at once, the points a ring can reach (a ring blocks every ring behind it, so in a
-given direction each destination belongs to exactly one ring). That counts the
-ring moves without listing them; only the chosen one is traced back to its ring.
+bitboards: :func:`yinsh.state.slide_targets` gives, direction by direction, the
+points the mover's rings reach, which counts the ring moves without listing them;
+only the chosen one is traced back to its ring.
 """
 
 from __future__ import annotations
 
 import random
 
-from .board import ALL_POINTS, BETWEEN, BIT, DIRECTIONS, POINTS, WINDOW_MASKS, points_of
+from .board import ALL_POINTS, BIT, DIRECTIONS, POINTS, WINDOW_MASKS, points_of
 from .move import Move, Removal
 from .state import (
     MARKERS,
@@ -22,60 +21,21 @@ from .state import (
     after_ring_move,
     apply_move,
     end_turn,
+    flips,
     has_row,
     initial_state,
     rows,
+    slide_targets,
     termination,
 )
 
-__all__ = ["random_move", "random_playout", "random_positions", "destinations"]
-
-
-def destinations(rings: int, markers: int, mine: int) -> list[int]:
-    """For each direction in ``DIRECTIONS``, the bitboard of points that some ring of
-    ``mine`` reaches by moving that way.
-
-    >>> from yinsh.board import parse_point as p
-    >>> sum(d.bit_count() for d in destinations(BIT[p("e5")], 0, BIT[p("e5")]))
-    26
-    """
-    empty = ALL_POINTS & ~(rings | markers)
-    out = []
-    for step in DIRECTIONS:
-        reached = 0
-        if step > 0:
-            front = (mine << step) & empty
-            while front:
-                reached |= front
-                front = (front << step) & empty
-            run = ((mine | reached) << step) & markers
-            if run:
-                crossed = run
-                while run:
-                    run = (run << step) & markers
-                    crossed |= run
-                reached |= (crossed << step) & empty
-            out.append(reached)
-        else:
-            step = -step
-            front = (mine >> step) & empty
-            while front:
-                reached |= front
-                front = (front >> step) & empty
-            run = ((mine | reached) >> step) & markers
-            if run:
-                crossed = run
-                while run:
-                    run = (run >> step) & markers
-                    crossed |= run
-                reached |= (crossed >> step) & empty
-            out.append(reached)
-    return out
+__all__ = ["random_move", "random_playout", "random_positions", "midgame_positions"]
 
 
 def _random_ring_move(s: State, rng: random.Random) -> tuple[int, int] | None:
     rings = s.white_rings | s.black_rings
-    by_direction = destinations(rings, s.white_markers | s.black_markers, s.black_rings if s.turn else s.white_rings)
+    markers = s.white_markers | s.black_markers
+    by_direction = slide_targets(s.black_rings if s.turn else s.white_rings, ALL_POINTS & ~(rings | markers), markers)
     total = sum(d.bit_count() for d in by_direction)
     if not total:
         return None
@@ -129,6 +89,12 @@ def random_positions(count: int, seed: int, min_plies: int = 0, max_plies: int =
         if termination(s) is None:
             out.append(s)
     return out
+
+
+def midgame_positions(count: int = 30, seed: int = 2026) -> list[State]:
+    """Fixed, reproducible mid-game positions: random games stopped after 20 to 50 moves
+    (``yinsh bench``'s and the AI's benchmark's)."""
+    return random_positions(count, seed, 20, 51)
 
 
 def _random_turn(s: State, rng: random.Random) -> tuple[Move, State]:
@@ -190,7 +156,7 @@ def random_playout(s: State, rng: random.Random) -> tuple[State, int]:
                 turn ^= 1
                 break
         rings = wr | br
-        by_direction = destinations(rings, wm | bm, br if turn else wr)
+        by_direction = slide_targets(br if turn else wr, ALL_POINTS & ~(rings | wm | bm), wm | bm)
         counts = list(map(int.bit_count, by_direction))
         total = sum(counts)
         if not total:
@@ -209,9 +175,9 @@ def random_playout(s: State, rng: random.Random) -> tuple[State, int]:
         src = dst - step
         while not rings & BIT[src]:
             src -= step
-        flips = BETWEEN[src << 8 | dst] & (wm | bm)
-        wm ^= flips
-        bm ^= flips
+        flipped = flips(src << 8 | dst, wm | bm)
+        wm ^= flipped
+        bm ^= flipped
         if turn:
             bm |= BIT[src]
             br ^= BIT[src] | BIT[dst]

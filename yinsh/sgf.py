@@ -12,26 +12,32 @@ nodes of properties ``NAME[value][value]…`` separated by ``;``, then ``)``. A 
 cut short, a value never closed or a record with no steps is refused, naming what
 is wrong:
 
->>> read_sgf("(;SU[Yinsh]P0[1 place wr E 6]P1[2 place br F 6])").game.record()
-'1.e6 2.f6'
->>> read_sgf("(;P0[1 place wr")
+>>> from yinsh import Game
+>>> game = Game()
+>>> play_sgf("(;SU[Yinsh]P0[1 place wr E 6]P1[2 place br F 6])", game), game.record()
+({'Event': 'boardspace.net'}, '1.e6 2.f6')
+>>> play_sgf("(;P0[1 place wr", Game())
 Traceback (most recent call last):
 ...
 yinsh.errors.NotationError: the SGF value P0[…] at character 5 is never closed (is the file cut short?)
+
+``Game.from_record`` and :func:`yinsh.record.read_record` read SGF files with it.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .compat import ordered_dict
 from .errors import NotationError
-from .game import Game
 from .limits import MAX_MOVES, MAX_SGF_PROPERTIES, MAX_SGF_STEPS, MAX_TAG_CHARS, too_long
-from .record import Record
+from .pgn import is_sgf
 from .scan import position, skip, utf8
 
-__all__ = ["is_sgf", "read_sgf"]
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["is_sgf", "play_sgf"]
 
 _IGNORED: Final = ("done", "start", "resign", "edit")
 _NAME_BYTES: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
@@ -45,13 +51,9 @@ _DIGITS: Final = frozenset("0123456789")
 _PLAYERS: Final = ("P0", "P1")
 
 
-def is_sgf(text: str) -> bool:
-    """Whether ``text`` looks like an SGF record."""
-    return text.lstrip().startswith("(;")
-
-
-def read_sgf(text: str) -> Record:
-    """The game an SGF record from boardspace.net describes, with PGN-style tags.
+def play_sgf(text: str, game: Game) -> dict[str, str]:
+    """Play the game an SGF record from boardspace.net describes on ``game`` (a new game: the
+    file starts from the empty board) and return its PGN-style tags.
 
     Raises ``NotationError`` for unreadable steps and ``IllegalMoveError`` for
     moves the rules refuse, naming the move number.
@@ -91,10 +93,9 @@ def read_sgf(text: str) -> Record:
         turns[-1][1].append((number, words))
     if not turns:
         raise NotationError("the SGF record holds no moves: no step P0[…] or P1[…] of a player")
-    game = Game()
     for _, turn in turns:
         game.play(_notation(turn, game.ply + 1))
-    return Record(_tags(first, players, game), game)
+    return _tags(first, players, game)
 
 
 def _properties(text: str) -> list[tuple[str, str]]:
@@ -261,12 +262,13 @@ def _tags(first: dict[str, str], players: dict[str, str], game: Game) -> dict[st
             tags[tag] = value
     outcome = first.get("RE", "").strip()
     winner = outcome[len("Game won by "):].strip() if outcome.startswith("Game won by ") else None
+    done = game.outcome
     if winner and winner in (white, black):
         tags["Result"] = "1-0" if winner == white else "0-1"
-    elif game.result:
-        tags["Result"] = game.result
-    if game.termination:
-        tags["Termination"] = game.termination
+    elif done:
+        tags["Result"] = done.result
+    if done:
+        tags["Termination"] = done.termination
     elif "Result" in tags:
         tags["Termination"] = "resignation"
     return tags

@@ -27,9 +27,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from .board import ALL_POINTS, BETWEEN, BIT, RAYS, STEPS, WINDOW_INDEX, WINDOW_MASKS, parse_point, points_of
+from .board import (
+    ALL_POINTS,
+    BETWEEN,
+    BIT,
+    DIRECTIONS,
+    RAYS,
+    SIZE,
+    STEPS,
+    WINDOW_INDEX,
+    WINDOW_MASKS,
+    parse_point,
+    points_of,
+)
 from .compat import bit_count, bit_length
 from .move import Move, Removal
+from .outcome import Outcome
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -43,8 +56,13 @@ __all__ = [
     "initial_state",
     "make_state",
     "pool",
+    "outcome",
     "result",
     "termination",
+    "slides",
+    "slide_targets",
+    "flips",
+    "markers_after",
     "ring_moves",
     "rows",
     "has_row",
@@ -163,35 +181,48 @@ def termination(s: State) -> str | None:
     return None
 
 
+def outcome(s: State) -> Outcome | None:
+    """How the game ended, or ``None`` while it goes on: more rings removed wins, equal is a draw."""
+    how = termination(s)
+    if how is None:
+        return None
+    winner = "white" if s.white_score > s.black_score else "black" if s.black_score > s.white_score else None
+    return Outcome(how, winner, (s.white_score, s.black_score), s.rings_to_win)
+
+
 def result(s: State) -> str | None:
     """``'1-0'``, ``'0-1'``, ``'1/2-1/2'``, or ``None`` while the game goes on."""
-    if termination(s) is None:
-        return None
-    if s.white_score > s.black_score:
-        return "1-0"
-    if s.black_score > s.white_score:
-        return "0-1"
-    return "1/2-1/2"
+    done = outcome(s)
+    return None if done is None else done.result
 
 
-def ring_moves(s: State) -> list[tuple[int, int]]:
-    """Every (origin, destination) ring move of the player to move."""
-    rings = s.white_rings | s.black_rings
-    markers = s.white_markers | s.black_markers
+def slides(rings: int, markers: int, mine: int) -> list[int]:
+    """Every ring move of the rings ``mine``, each written ``source << 8 | target`` (what it
+    turns over is then ``flips(move, markers)``); ``rings`` and ``markers`` are all of them.
+
+    The rule of the slide: a ring moves along one of six directions over any empty points;
+    once it enters a run of markers it must cross the whole run and stop on the first empty
+    point after it; it never crosses or lands on a ring. Rings come in point order, each
+    ring's directions in the order of ``DIRECTIONS``, nearer targets first.
+
+    >>> from yinsh.board import parse_point as p, point_name
+    >>> [point_name(m & 255) for m in slides(BIT[p("e5")], BIT[p("e6")], BIT[p("e5")])][:3]
+    ['e7', 'f5', 'g5']
+    """
     occupied = rings | markers
-    mine = s.black_rings if s.turn else s.white_rings
-    out: list[tuple[int, int]] = []
+    out: list[int] = []
     append = out.append
     while mine:
         low = mine & -mine
         src = bit_length(low) - 1
         mine ^= low
+        base = src << 8
         for ray in _RAY_BITS[src]:
             steps = iter(ray)
             for q, b in steps:  # slide over empty points
                 if occupied & b:
                     break
-                append((src, q))
+                append(base | q)
             else:
                 continue
             if rings & b:
@@ -199,12 +230,77 @@ def ring_moves(s: State) -> list[tuple[int, int]]:
             for q, b in steps:  # cross the run of markers, stop just after it
                 if not markers & b:
                     if not rings & b:
-                        append((src, q))
+                        append(base | q)
                     break
     return out
 
 
-_RAY_BITS: Final = {p: tuple(tuple((q, BIT[q]) for q in ray) for ray in rays) for p, rays in RAYS.items()}
+_RAY_BITS: Final = [tuple(tuple((q, BIT[q]) for q in ray) for ray in RAYS[p]) if p in RAYS else ()
+                    for p in range(SIZE)]
+"""For each point (a list indexed by it), its rays as (point, bit) pairs."""
+
+
+def slide_targets(mine: int, empty: int, markers: int) -> list[int]:
+    """:func:`slides` for all the rings ``mine`` at once, one direction at a time: for each
+    direction of ``DIRECTIONS``, the bitboard of the points some ring of ``mine`` reaches by
+    moving that way (``empty``: the empty points). A ring blocks every ring behind it, so in
+    a direction each target belongs to one ring. Counting and sampling moves this way is
+    about twice as fast as listing them (the random playouts; the AI's ``reach`` fuses it
+    with the flips); a property test holds both to :func:`slides`.
+
+    >>> from yinsh.board import parse_point as p
+    >>> sum(bit_count(t) for t in slide_targets(BIT[p("e5")], ALL_POINTS & ~BIT[p("e5")], 0))
+    26
+    """
+    out = []
+    for step in DIRECTIONS:
+        reached = 0
+        if step > 0:
+            front = (mine << step) & empty
+            while front:
+                reached |= front
+                front = (front << step) & empty
+            run = ((mine | reached) << step) & markers
+            if run:
+                crossed = run
+                while run:
+                    run = (run << step) & markers
+                    crossed |= run
+                reached |= (crossed << step) & empty
+        else:
+            back = -step
+            front = (mine >> back) & empty
+            while front:
+                reached |= front
+                front = (front >> back) & empty
+            run = ((mine | reached) >> back) & markers
+            if run:
+                crossed = run
+                while run:
+                    run = (run >> back) & markers
+                    crossed |= run
+                reached |= (crossed >> back) & empty
+        out.append(reached)
+    return out
+
+
+def flips(move: int, markers: int) -> int:
+    """The markers the ring move ``move`` (``source << 8 | target``) turns over: every marker
+    it crosses (``markers``: all of them)."""
+    return BETWEEN[move] & markers
+
+
+def markers_after(move: int, mine: int, markers: int) -> int:
+    """The mover's markers (``mine``; ``markers``: everyone's) after the ring move ``move``: a
+    marker left where the ring stood, and every marker it crossed turned over."""
+    return (mine ^ flips(move, markers)) | BIT[move >> 8]
+
+
+def ring_moves(s: State) -> list[tuple[int, int]]:
+    """Every (origin, destination) ring move of the player to move."""
+    moves = slides(s.white_rings | s.black_rings, s.white_markers | s.black_markers,
+                   s.black_rings if s.turn else s.white_rings)
+    return [(move >> 8, move & 255) for move in moves]
 
 
 def empty_points(s: State) -> list[int]:
@@ -226,9 +322,9 @@ def after_placement(s: State, point: int) -> State:
 def after_ring_move(s: State, src: int, dst: int) -> State:
     """The state inside the turn after a ring moves: same player, rows not yet removed."""
     wm, bm = s.white_markers, s.black_markers
-    flips = BETWEEN[src << 8 | dst] & (wm | bm)
-    wm ^= flips
-    bm ^= flips
+    flipped = flips(src << 8 | dst, wm | bm)
+    wm ^= flipped
+    bm ^= flipped
     if s.turn:
         bm |= BIT[src]
         return State(wm, bm, s.white_rings, s.black_rings ^ BIT[src] ^ BIT[dst], 1, s.placed,
@@ -291,16 +387,17 @@ def legal_moves(s: State) -> list[Move]:
         if _won(s1, color):
             out.append(Move("remove", None, None, before))
             continue
-        actions = ring_moves(s1)
+        markers = s1.white_markers | s1.black_markers
+        actions = slides(s1.white_rings | s1.black_rings, markers, s1.black_rings if color else s1.white_rings)
         if not actions:
             out.append(Move("pass", None, None, before))
-        for src, dst in actions:
-            s2 = after_ring_move(s1, src, dst)
-            mine = s2.black_markers if color else s2.white_markers
-            if not has_row(mine):
+        mine = s1.black_markers if color else s1.white_markers
+        for action in actions:
+            src, dst = action >> 8, action & 255
+            if not has_row(markers_after(action, mine, markers)):
                 out.append(Move("move", src, dst, before))
                 continue
-            for after, _ in removal_sequences(s2, color):
+            for after, _ in removal_sequences(after_ring_move(s1, src, dst), color):
                 out.append(Move("move", src, dst, before, after))
     return out
 
@@ -317,18 +414,14 @@ def count_legal_moves(s: State) -> int:
         if _won(s1, color):
             total += 1
             continue
-        actions = ring_moves(s1)
+        markers = s1.white_markers | s1.black_markers
+        actions = slides(s1.white_rings | s1.black_rings, markers, s1.black_rings if color else s1.white_rings)
         if not actions:
             total += 1
         mine = s1.black_markers if color else s1.white_markers
-        markers = s1.white_markers | s1.black_markers
-        for src, dst in actions:
-            # The mover's markers after the move, without building the state.
-            m = (mine ^ (BETWEEN[src << 8 | dst] & markers)) | BIT[src]
-            if (m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4)
-                    or m & (m >> 12) & (m >> 24) & (m >> 36) & (m >> 48)
-                    or m & (m >> 13) & (m >> 26) & (m >> 39) & (m >> 52)):
-                total += sum(1 for _ in removal_sequences(after_ring_move(s1, src, dst), color))
+        for action in actions:
+            if has_row(markers_after(action, mine, markers)):
+                total += sum(1 for _ in removal_sequences(after_ring_move(s1, action >> 8, action & 255), color))
             else:
                 total += 1
     return total

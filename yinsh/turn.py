@@ -36,9 +36,9 @@ from enum import StrEnum
 from typing import Final, NamedTuple
 
 from . import state as st
-from .board import BIT, WINDOWS, line_step, parse_point, point_name  # noqa: F401 (parse_point: doctests)
+from .board import BIT, WINDOWS, parse_point, point_name  # noqa: F401 (parse_point: doctests)
 from .compat import bit_count, capitalize
-from .game import COLORS, Game
+from .game import COLORS, Game, why_illegal
 from .move import Move, Removal, row_name
 from .state import State
 
@@ -378,7 +378,8 @@ class Turn:
             if point in self.movable_rings:
                 self.choose(Decision("source", point))
                 return None
-            return f"{point_name(source)}-{where} is not a legal move ({self._why_not(source, point)}): ring put back"
+            return f"{point_name(source)}-{where} is not a legal move ({why_illegal(self.state, source, point)}): " \
+                   "ring put back"
         if phase is Phase.REMOVE_ROW:
             rows = [w for w in self.candidate_rows if point in WINDOWS[w]]
             if len(rows) == 1:
@@ -438,17 +439,6 @@ class Turn:
         self._made.pop()
         self._forced = 0
         self._update()
-
-    def _why_not(self, source: int, target: int) -> str:
-        s = self.state
-        occupied = s.white_rings | s.black_rings
-        if occupied & BIT[target]:
-            return f"{point_name(target)} holds a ring"
-        if (s.white_markers | s.black_markers) & BIT[target]:
-            return f"a ring cannot land on the marker on {point_name(target)}"
-        if line_step(source, target) is None:
-            return "not on one line"
-        return "a ring stops on the first empty point after the markers it crosses and never jumps a ring"
 
     # Bookkeeping ------------------------------------------------------------------------
 
@@ -512,23 +502,11 @@ def row_name_key(window: int) -> tuple[int, ...]:
 
 
 def result_text(game: Game) -> str | None:
-    """The end of the game in words, or ``None`` while it goes on.
+    """The end of the game in words (its outcome's long form), or ``None`` while it goes on.
 
     >>> g = Game.from_record("1.e3")
     >>> result_text(g) is None
     True
     """
-    reason = game.termination
-    if reason is None:
-        return None
-    white, black = game.score
-    winner = "White" if white > black else "Black" if black > white else None
-    need = game.state.rings_to_win
-    if reason == "rings":
-        rings = "three rings" if need == 3 else f"{need} ring{'s' * (need != 1)}"
-        return f"{winner} wins: {rings} removed ({max(white, black)} to {min(white, black)})"
-    why = "the markers ran out" if reason == "markers" else "both players passed in a row"
-    if winner is None:
-        return f"Draw: {why} with {white} ring{'s' * (white != 1)} removed each"
-    most, least = max(white, black), min(white, black)
-    return f"{winner} wins: {why}, {winner} removed {most} ring{'s' * (most != 1)} to {least}"
+    done = game.outcome
+    return None if done is None else done.text()

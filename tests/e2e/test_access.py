@@ -200,7 +200,7 @@ def test_points_have_names_and_moves_are_announced(game_page):
     keys.act("f8")
     keys.act("k10")
     assert game_page.text("#announcer") == (
-        "f8-k10 is not a legal move (not on one line): ring put back. White: choose a ring to move")
+        "f8-k10 is not a legal move (f8 and k10 are not on one line): ring put back. White: choose a ring to move")
 
 
 def test_the_computers_moves_are_announced(game_page):

@@ -117,7 +117,7 @@ PASTES = [
     ("SGF '(;' + 'P0[' × 8000", "The SGF value P0[…] at character 5 is never closed (is the file cut short?)."),
     ("'{' × 50,000 pasted", "is never closed: a comment runs from { to }."),
     ("a 5 MB tag", "The text is 5,000,015 characters long: at most 1,000,000 are read."),
-    ("20,000 games", "The text holds more than 100 games: at most 100 are read."),
+    ("20,000 games", "The text has 40,001 lines: at most 10,000 are read."),
     ("SGF '(;P0[1 place wr'", "The SGF value P0[…] at character 5 is never closed (is the file cut short?)."),
 ]
 

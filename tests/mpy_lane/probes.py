@@ -103,6 +103,8 @@ def replay(text):
             "termination": game.termination, "score": list(game.score), "pool": game.pool, "ply": game.ply,
             "to_move": game.to_move, "position": code, "link": link, "title": record_title(record),
             "result_text": result_text(game),
+            "outcome": [game.outcome.result, game.outcome.termination, game.outcome.winner,
+                        game.outcome.text(short=True)] if game.outcome else None,
             "record_again": read_record(written).game.record(),
             "position_again": Game.from_position(code).position() == code,
             "state_again": list(decode_position(code)[0]) == list(game.state),

@@ -37,8 +37,8 @@ from typing import Final, NamedTuple
 from ..game import Game
 from ..move import Move
 from ..state import State, legal_moves
-from .evaluation import RING, WIN, evaluate
-from .negamax import Searcher, search
+from .evaluation import RING, WIN
+from .negamax import Searcher, evaluate, search
 from .placement import placement_move
 
 __all__ = ["best_move", "think", "search", "evaluate", "Level", "LEVELS", "BROWSER", "SPEEDUP", "RING", "WIN"]

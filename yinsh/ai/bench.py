@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from time import perf_counter
 
+from ..playout import midgame_positions
 from ..state import State
 
 __all__ = ["think_times", "percentile", "run"]
@@ -40,8 +41,6 @@ def think_times(level: int, positions: Iterable[State], seconds: float | None = 
 def run(levels: Iterable[int] = (1, 2, 3, 4, 5), positions: list[State] | None = None,
         print_: Callable[[str], None] = print) -> dict[int, dict[str, float]]:
     """Measure and print the think time of each level; returns the figures."""
-    from ..bench import midgame_positions
-
     positions = midgame_positions() if positions is None else positions
     out = {}
     for level in levels:

@@ -13,8 +13,8 @@ What wins YINSH, in the order it weighs:
    (and so your markers theirs can), **open fours** (four markers and an empty
    fifth point), and **ring mobility** (the number of ring moves).
 
-Positions are the search's raw tuples (see :mod:`yinsh.ai.negamax`); ``evaluate``
-takes a :class:`yinsh.state.State`.
+Positions are the search's raw tuples (see :mod:`yinsh.ai.negamax`, whose ``evaluate``
+takes a :class:`yinsh.state.State`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ..board import ALL_POINTS
 from ..state import State
 from .features import completion_points, reach
 
-__all__ = ["Weights", "DEFAULT_WEIGHTS", "RING", "WIN", "evaluate", "evaluate_node", "node_of"]
+__all__ = ["Weights", "DEFAULT_WEIGHTS", "RING", "WIN", "evaluate_node", "evaluate_window", "node_of"]
 
 RING: Final = 10_000
 """The value of one ring removed: the unit of the evaluation."""
@@ -110,14 +110,3 @@ def evaluate_window(node: tuple, rings_to_win: int, w: Weights, alpha: int, beta
         value -= (w.threats_waiting if threats & (threats - 1) else w.threat_waiting) * (
             3 if os + 1 >= rings_to_win else 1)
     return value, True
-
-
-def evaluate(s: State) -> float:
-    """The value of ``s`` for the player to move, in rings (one ring removed = 1.0).
-
-    Finished games score ±100 (a draw 0). Rows the opponent made for the player to
-    move are counted as removed. Usable for an evaluation graph.
-    """
-    from .negamax import Searcher
-
-    return Searcher(s.rings_to_win).static(node_of(s)) / RING

@@ -33,20 +33,18 @@ from collections.abc import Iterator
 from time import perf_counter
 from typing import Final
 
-from ..board import BETWEEN, BIT, RAYS, SIZE, WINDOW_MASKS, points_of
+from ..board import BIT, SIZE, WINDOW_MASKS, points_of
 from ..move import Move
-from ..state import MARKERS, State, apply_move, has_row, legal_moves, rows, termination
-from .evaluation import DEFAULT_WEIGHTS, WIN, Weights, evaluate_node, evaluate_window, node_of
+from ..state import MARKERS, State, apply_move, flips, has_row, legal_moves, rows, slides, termination
+from .evaluation import DEFAULT_WEIGHTS, RING, WIN, Weights, evaluate_node, evaluate_window, node_of
 from .features import completion_points
 
-__all__ = ["Searcher", "Timeout", "search", "PASS", "INFINITY"]
+__all__ = ["Searcher", "Timeout", "search", "evaluate", "PASS", "INFINITY"]
 
 PASS: Final = -1
 INFINITY: Final = 10 * WIN
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
-_RAY_BITS: Final = [tuple(tuple((q, BIT[q]) for q in ray) for ray in RAYS[p]) if p in RAYS else ()
-                    for p in range(SIZE)]
 
 
 class Timeout(Exception):
@@ -79,33 +77,7 @@ class Searcher:
     def moves(node: tuple) -> list[int]:
         """The ring moves of the player to move, encoded ``source << 8 | target``."""
         wm, bm, wr, br, turn = node[:5]
-        rings = wr | br
-        markers = wm | bm
-        occupied = rings | markers
-        mine = br if turn else wr
-        out: list[int] = []
-        append = out.append
-        while mine:
-            low = mine & -mine
-            src = low.bit_length() - 1
-            mine ^= low
-            base = src << 8
-            for ray in _RAY_BITS[src]:
-                steps = iter(ray)
-                for q, b in steps:
-                    if occupied & b:
-                        break
-                    append(base | q)
-                else:
-                    continue
-                if rings & b:
-                    continue
-                for q, b in steps:
-                    if not markers & b:
-                        if not rings & b:
-                            append(base | q)
-                        break
-        return out
+        return slides(wr | br, wm | bm, br if turn else wr)
 
     def play(self, node: tuple, move: int) -> tuple[tuple, bool]:
         """The next turn's node after ``move`` and the mover's rows; and whether the mover won."""
@@ -114,9 +86,9 @@ class Searcher:
             return (wm, bm, wr, br, turn ^ 1, ws, bs, passes + 1), False
         src = move >> 8
         dst = move & 255
-        flips = BETWEEN[move] & (wm | bm)
-        wm ^= flips
-        bm ^= flips
+        flipped = flips(move, wm | bm)
+        wm ^= flipped
+        bm ^= flipped
         if turn:
             bm |= BIT[src]
             br ^= BIT[src] | BIT[dst]
@@ -290,7 +262,7 @@ class Searcher:
         completes = completion_points(mine)
         makers = completes & rings  # rings standing on the fifth point of a four
         targets = completes & theirs  # opponent markers whose flip completes a four
-        front = [m for m in moves if BIT[m >> 8] & makers or BETWEEN[m] & targets] if completes else []
+        front = [m for m in moves if BIT[m >> 8] & makers or flips(m, targets)] if completes else []
         for killer in self.killers[ply]:
             if killer in moves and killer not in front:
                 front.append(killer)
@@ -365,3 +337,12 @@ def search(state: State, *, max_depth: int = 64, deadline: float = float("inf"),
         yield depth, new_scores[best], moves[best]
         if abs(new_scores[best]) >= WIN - 64:
             return  # a forced result: deeper search cannot change it
+
+
+def evaluate(s: State) -> float:
+    """The value of ``s`` for the player to move, in rings (one ring removed = 1.0).
+
+    Finished games score ±100 (a draw 0). Rows the opponent made for the player to
+    move are counted as removed. Usable for an evaluation graph.
+    """
+    return Searcher(s.rings_to_win).static(node_of(s)) / RING

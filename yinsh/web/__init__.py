@@ -4,9 +4,9 @@
 :func:`~yinsh.render.board_svg`); everything here is plain Python, tested in pytest:
 reading the page's query parameters and URL hash, opening the game they describe, the
 link that reopens the game in its current state (and the one that hands it to the
-opponent), and the "New game" settings (who plays, the variant, the pace of a game between
-two computers) kept in ``localStorage``. :mod:`yinsh.web.saved` is the saved game,
-:mod:`yinsh.web.records` the records the page saves and opens.
+opponent), and the "New game" settings they give (:mod:`yinsh.web.settings`, whose names
+this module re-exports). :mod:`yinsh.web.saved` is the saved game, :mod:`yinsh.web.records`
+the records the page saves and opens.
 
 >>> setup = open_page("?white=human&black=ai-3", "#record=1.e3%202.a5")
 >>> setup.game.record(), setup.players
@@ -17,68 +17,35 @@ two computers) kept in ``localStorage``. :mod:`yinsh.web.saved` is the saved gam
 
 from __future__ import annotations
 
-import json
 from typing import Final, NamedTuple
 
-from ..compat import capitalize, decode_utf8
+from ..compat import decode_utf8
 from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
-from ..limits import MAX_JSON_DEPTH, MAX_LINK_CHARS, MAX_SAVED_CHARS, too_long
+from ..limits import MAX_LINK_CHARS, too_long
 from ..link import decode_game, encode_game
+from .saved import SavedGameError, saved_from_json
+from .settings import (
+    DEFAULT_DELAY,
+    DELAYS,
+    PLAYER_KINDS,
+    REMOTE,
+    STORAGE_KEY,
+    VARIANTS,
+    Settings,
+    ai_level,
+    load_json,
+    player_label,
+    settings_from_dict,
+    settings_from_json,
+    settings_from_params,
+    settings_to_json,
+)
 
 __all__ = ["PLAYER_KINDS", "REMOTE", "VARIANTS", "DELAYS", "DEFAULT_DELAY", "STORAGE_KEY", "Settings", "PageSetup",
            "read_params", "open_page", "game_url", "opponent_url", "ai_level", "player_label", "game_from_text",
            "settings_from_json", "settings_from_dict", "settings_to_json", "settings_from_params", "load_json",
            "from_the_start", "continues_game", "replaces_game_in_progress"]
-
-PLAYER_KINDS: Final = ("human", "ai-1", "ai-2", "ai-3", "ai-4", "ai-5")
-"""What a player may be: a person at this device, or the computer at a level from 1 to 5."""
-REMOTE: Final = "remote"
-"""The player who plays by link on another device (``?you=black`` makes White remote)."""
-VARIANTS: Final = ("standard", "blitz")
-"""The rules a new game is played by: three rings to win, or one (Blitz)."""
-DELAYS: Final = (0, 250, 500, 1000, 2000, 4000)
-"""The pauses (milliseconds) a viewer may put between two computer moves when both play."""
-DEFAULT_DELAY: Final = 1000
-STORAGE_KEY: Final = "yinsh:new-game"
-"""The ``localStorage`` key under which the page keeps the last "New game" choice."""
-
-
-class Settings(NamedTuple("Settings", [("white", str), ("black", str), ("variant", str), ("delay", int)])):
-    """The "New game" choice: who plays each colour, the variant, the pace of AI against AI.
-
-    It maps to the URL's query (``?white=ai-1&black=ai-3&variant=blitz&delay=500``; defaults
-    left out) and to JSON text for ``localStorage``.
-    """
-
-    __slots__ = ()
-
-    def __new__(cls, white: str = "human", black: str = "human", variant: str = "standard",
-                delay: int = DEFAULT_DELAY) -> Settings:
-        return super().__new__(cls, white, black, variant, delay)
-
-    @property
-    def players(self) -> dict[str, str]:
-        return {"white": self.white, "black": self.black}
-
-    def query(self) -> str:
-        """The URL query (without ``?``) that gives these settings; ``delay`` only when two
-        computers play (it means nothing otherwise); ``you`` when one side plays by link.
-
-        >>> Settings("ai-1", "ai-2", "blitz", 250).query()
-        'white=ai-1&black=ai-2&variant=blitz&delay=250'
-        >>> Settings(black="ai-3").query(), Settings().query(), Settings(white="remote").query()
-        ('black=ai-3', '', 'you=black')
-        """
-        if {self.white, self.black} == {"human", REMOTE}:
-            parts = ["you=" + ("white" if self.white == "human" else "black")]
-        else:
-            parts = [f"{c}={k}" for c, k in (("white", self.white), ("black", self.black)) if k != "human"]
-        if self.variant != "standard":
-            parts.append(f"variant={self.variant}")
-        if self.white != "human" and self.black != "human" and self.delay != DEFAULT_DELAY:
-            parts.append(f"delay={self.delay}")
-        return "&".join(parts)
 
 
 class PageSetup(NamedTuple("PageSetup", [("game", Game), ("players", "dict[str, str]"), ("notices", "list[str]"),
@@ -118,7 +85,7 @@ def read_params(search: str, hash_: str = "") -> dict[str, str]:
     Raises ``NotationError`` when the two are longer than ``MAX_LINK_CHARS`` together.
     """
     if len(search) + len(hash_) > MAX_LINK_CHARS:
-        raise NotationError(too_long("the link", search + hash_, MAX_LINK_CHARS))
+        raise NotationError(too_long("the link", len(search) + len(hash_), MAX_LINK_CHARS))
     out: dict[str, str] = {}
     for text in (search, hash_):
         seen = set()
@@ -128,23 +95,6 @@ def read_params(search: str, hash_: str = "") -> dict[str, str]:
                 out[key] = value
                 seen.add(key)
     return out
-
-
-def ai_level(kind: str) -> int | None:
-    """The level of a computer player (``'ai-3'`` → 3), ``None`` for a person."""
-    return int(kind[3:]) if kind.startswith("ai-") else None
-
-
-def player_label(kind: str) -> str:
-    """How the panel names a player kind.
-
-    >>> player_label("human"), player_label("ai-3"), player_label("remote")
-    ('by hand', 'AI 3', 'Opponent (by link)')
-    """
-    if kind == REMOTE:
-        return "Opponent (by link)"
-    level = ai_level(kind)
-    return "by hand" if level is None else f"AI {level}"
 
 
 def game_from_text(text: str) -> Game:
@@ -157,183 +107,6 @@ def game_from_text(text: str) -> Game:
     if text[:1] == "Y" and text[1:2] in _DIGITS and len(text) > 2 and all(c in _CODE for c in text[2:]):
         return Game.from_position(text)
     return Game.from_record(text)
-
-
-def _delay(value: object) -> int | None:
-    """A pause in milliseconds, clamped to 0…10 s; ``None`` if it is not a number."""
-    try:
-        number = int(float(str(value).strip()))
-    except (TypeError, ValueError, OverflowError):
-        return None
-    return max(0, min(number, 10_000))
-
-
-def _kind(value: object) -> str | None:
-    kind = str(value).strip().lower() or "human"
-    return kind if kind in PLAYER_KINDS or kind == REMOTE else None
-
-
-def _variant(value: object) -> str | None:
-    variant = str(value).strip().lower() or "standard"
-    return variant if variant in VARIANTS else None
-
-
-def settings_from_json(text: str | None) -> Settings:
-    """Settings read back from ``localStorage``; anything missing or bad is the default.
-
-    >>> settings_from_json('{"white": "ai-2", "black": "robot", "variant": "blitz", "delay": 250}')
-    Settings(white='ai-2', black='human', variant='blitz', delay=250)
-    >>> settings_from_json(None) == settings_from_json("{oops") == Settings()
-    True
-    """
-    try:
-        data = load_json(text) if text else {}
-    except ValueError:
-        data = {}
-    return settings_from_dict(data)
-
-
-def load_json(text: str) -> object:
-    """The value of JSON text kept in ``localStorage``, read only when it is at most
-    ``MAX_SAVED_CHARS`` long and nests at most ``MAX_JSON_DEPTH`` deep (a parser recursing
-    once per level must not meet ``[[[[…`` from another page of the same site).
-
-    Raises ``ValueError`` saying what is wrong, and nothing else.
-
-    >>> load_json('{"a": [1, 2]}'), load_json("[" * 20000)
-    Traceback (most recent call last):
-    ...
-    ValueError: it nests more than 16 deep
-    """
-    if not isinstance(text, str):
-        raise ValueError("it is not text")
-    if len(text) > MAX_SAVED_CHARS:
-        raise ValueError(too_long("it", text, MAX_SAVED_CHARS))
-    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _nests_deeper(text, MAX_JSON_DEPTH):
-        raise ValueError(f"it nests more than {MAX_JSON_DEPTH} deep")
-    try:
-        return json.loads(text)
-    except (ValueError, TypeError, RuntimeError):  # RecursionError is a RuntimeError (MicroPython has no other)
-        raise ValueError("it is not JSON") from None
-
-
-def _nests_deeper(text: str, limit: int) -> bool:
-    """Whether the arrays and objects of JSON text nest more than ``limit`` deep (brackets in
-    strings do not count); it stops at the first bracket past the limit. It scans the text's
-    bytes (see :func:`yinsh.scan`).
-
-    >>> _nests_deeper('[{"a": "[[[\\\\"}, []]', 2), _nests_deeper('[[[]]]', 2)
-    (False, True)
-    """
-    try:
-        data = text.encode()
-    except UnicodeError:  # a lone surrogate (CPython only): its bytes do not matter here
-        data = text.encode("utf-8", "surrogatepass")
-    depth = 0
-    i, end = 0, len(data)
-    while i < end:
-        c = data[i]
-        if c == _JSON_QUOTE:  # jump to the closing quote: one not escaped by an odd run of backslashes
-            close = data.find(b'"', i + 1)
-            while close > 0:
-                run = close
-                while data[run - 1] == _JSON_BACKSLASH:
-                    run -= 1
-                if (close - run) % 2 == 0:
-                    break
-                close = data.find(b'"', close + 1)
-            if close < 0:
-                return False  # an unclosed string: json.loads refuses it
-            i = close
-        elif c in _JSON_OPENING:
-            depth += 1
-            if depth > limit:
-                return True
-        elif c in _JSON_CLOSING:
-            depth -= 1
-        i += 1
-    return False
-
-
-_JSON_QUOTE, _JSON_BACKSLASH = b'"'[0], b"\\"[0]
-_JSON_OPENING, _JSON_CLOSING = frozenset(b"[{"), frozenset(b"]}")
-
-
-def settings_from_dict(data: object) -> Settings:
-    """Settings from their JSON object (a dict); anything missing or bad is the default.
-
-    >>> settings_from_dict({"black": "ai-5", "delay": "soon"})
-    Settings(white='human', black='ai-5', variant='standard', delay=1000)
-    """
-    if not isinstance(data, dict):
-        data = {}
-    default = Settings()
-    delay = _delay(data.get("delay", default.delay))
-    return Settings(
-        white=_kind(data.get("white", "human")) or "human",
-        black=_kind(data.get("black", "human")) or "human",
-        variant=_variant(data.get("variant", "standard")) or "standard",
-        delay=default.delay if delay is None else delay,
-    )
-
-
-def settings_to_json(settings: Settings) -> str:
-    """The JSON text kept in ``localStorage``.
-
-    >>> settings_to_json(Settings(black="ai-3"))
-    '{"white":"human","black":"ai-3","variant":"standard","delay":1000}'
-    """
-    return json.dumps(settings._asdict(), separators=(",", ":"))
-
-
-def settings_from_params(params: dict[str, str], stored: Settings | None = None) -> tuple[Settings, list[str]]:
-    """The settings a URL's parameters give, and notices about bad values.
-
-    When the URL names a player or the variant, the players and the variant come from the
-    URL (a colour it leaves out is played by hand); otherwise they are the ``stored``
-    choice. The pace comes from the URL if it gives one, else from ``stored``.
-
-    >>> settings_from_params({"black": "ai-3"}, Settings("ai-1", "ai-1", "blitz", 250))
-    (Settings(white='human', black='ai-3', variant='standard', delay=250), [])
-    >>> settings_from_params({}, Settings("ai-1", "ai-1"))[0].players
-    {'white': 'ai-1', 'black': 'ai-1'}
-    >>> settings_from_params({"variant": "speedy", "delay": "soon"})[1][0]
-    "Unknown variant 'speedy': expected standard or blitz. The standard rules are used."
-    """
-    notices: list[str] = []
-    stored = stored or Settings()
-    if not any(key in params for key in ("white", "black", "variant", "you")):
-        settings = stored
-    else:
-        kinds = {}
-        you = params.get("you", "").strip().lower()
-        if "you" in params and you not in COLORS:
-            notices.append(f"Unknown side '{params['you']}' for you: expected white or black. "
-                           "Both sides are played on this device.")
-        for color in COLORS:
-            if you in COLORS:  # a link from the opponent: this device plays one side, they the other
-                kinds[color] = "human" if color == you else REMOTE
-                continue
-            raw = params.get(color, "human")
-            kind = _kind(raw)
-            if kind is None:
-                notices.append(f"Unknown player '{raw}' for {capitalize(color)}: expected human or ai-1 to ai-5. "
-                               f"{capitalize(color)} is played by hand.")
-                kind = "human"
-            kinds[color] = kind
-        raw = params.get("variant", "standard")
-        variant = _variant(raw)
-        if variant is None:
-            notices.append(f"Unknown variant '{raw}': expected standard or blitz. The standard rules are used.")
-            variant = "standard"
-        settings = Settings(kinds["white"], kinds["black"], variant, stored.delay)
-    if "delay" in params:
-        delay = _delay(params["delay"])
-        if delay is None:
-            notices.append(f"Unknown delay '{params['delay']}': expected milliseconds between computer moves.")
-        else:
-            settings = settings._replace(delay=delay)
-    return settings, notices
 
 
 def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
@@ -372,8 +145,6 @@ def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
     notices += problems
     restored, set_aside = None, None
     if saved:
-        from .saved import SavedGameError, saved_from_json
-
         try:
             restored = saved_from_json(saved)
         except SavedGameError as exc:

@@ -229,20 +229,14 @@ def move_announcement(before: State, move: Move) -> str:
 
 
 def result_announcement(game: Game) -> str | None:
-    """The end of the game, short: ``'White wins 3 to 1'`` and why; ``None`` while it goes on.
+    """The end of the game, short (its outcome's short form): ``'White wins 3 to 1'`` and why;
+    ``None`` while it goes on.
 
     >>> result_announcement(Game()) is None
     True
     """
-    reason = game.termination
-    if reason is None:
-        return None
-    white, black = game.score
-    why = {"rings": "", "markers": ": the markers ran out", "passes": ": both players passed"}.get(reason, "")
-    if white == black:
-        return f"Draw, {white} to {black}{why}"
-    winner = "White" if white > black else "Black"
-    return f"{winner} wins {max(white, black)} to {min(white, black)}{why}"
+    done = game.outcome
+    return None if done is None else done.text(short=True)
 
 
 class Announcer:

@@ -19,7 +19,7 @@ from ..board import WINDOWS
 from ..compat import capitalize
 from ..game import COLORS
 from ..move import row_name
-from ..state import WHITE, State, after_ring_move, has_row, ring_moves, rows
+from ..state import WHITE, State, has_row, markers_after, rows, slides
 from ..turn import Phase, Turn, row_name_key
 
 __all__ = ["guide_line", "rows_in_reach", "LOW_POOL"]
@@ -43,15 +43,14 @@ SEVERAL_ROWS: Final = ("More than one row: choose which to take first; a row tha
 def rows_in_reach(s: State, color: int) -> list[int]:
     """The five-windows ``color`` could fill with one ring move from ``s`` (as if it were
     ``color``'s turn), in notation order; flips count, rows already on the board do not."""
-    mover = s._replace(turn=color)
-    before = set(rows(s.white_markers if color == WHITE else s.black_markers))
+    mine = s.white_markers if color == WHITE else s.black_markers
+    markers = s.white_markers | s.black_markers
     found: set[int] = set()
-    for src, dst in ring_moves(mover):
-        after = after_ring_move(mover, src, dst)
-        markers = after.white_markers if color == WHITE else after.black_markers
-        if has_row(markers):  # cheap; listing the rows is not
-            found.update(rows(markers))
-    return sorted(found - before, key=row_name_key)
+    for move in slides(s.white_rings | s.black_rings, markers, s.white_rings if color == WHITE else s.black_rings):
+        after = markers_after(move, mine, markers)
+        if has_row(after):  # cheap; listing the rows is not
+            found.update(rows(after))
+    return sorted(found - set(rows(mine)), key=row_name_key)
 
 
 def _one_run(windows: tuple[int, ...]) -> bool:

@@ -63,7 +63,10 @@ def export_tags(game: Game, settings: Settings, date: datetime.date) -> dict[str
             tags[f"{capitalize(color)}Level"] = str(level)
     tags["Date"] = f"{date.year:04d}.{date.month:02d}.{date.day:02d}"
     tags["Variant"] = game.variant
-    tags["Result"] = game.result or "*"
+    done = game.outcome
+    tags["Result"] = done.result if done else "*"
+    if done:
+        tags["Termination"] = done.termination
     return tags
 
 
@@ -152,5 +155,6 @@ def record_title(record: Record) -> str:
     if tags.get("Date"):
         title += f", {tags['Date']}"
     count = len(game.moves)
-    result = f", {game.result}" if game.result else ""
+    done = game.outcome
+    result = f", {done.result}" if done else ""
     return f"{title} ({count} move{'s' * (count != 1)}{result})"

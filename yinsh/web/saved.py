@@ -28,7 +28,7 @@ from typing import Final, NamedTuple
 from ..errors import YinshError
 from ..game import Game
 from ..link import decode_game, encode_game
-from . import Settings, load_json, settings_from_dict
+from .settings import Settings, load_json, settings_from_dict
 
 __all__ = ["SAVED_KEY", "SET_ASIDE_KEY", "SAVED_VERSION", "SavedGame", "SavedGameError", "saved_to_json",
            "saved_from_json"]

@@ -1,0 +1,290 @@
+"""Game records as text: PGN-style tag pairs, then numbered moves in official notation.
+
+The text of a record, read and written without playing it: :func:`read_tags` takes a
+record apart into its tag pairs and its movetext, :func:`move_texts` the movetext into its
+numbered moves, :func:`write_record` puts a game back together. :class:`yinsh.game.Game`
+plays the moves (``Game.from_record``); :mod:`yinsh.record` reads whole records and files,
+boardspace SGF included.
+
+>>> read_tags('[White "Ann"]\\n[Black "Bo"]\\n\\n1.e3 {best} 2.a5')
+({'White': 'Ann', 'Black': 'Bo'}, '1.e3   2.a5')
+>>> move_texts('1.e3   2.a5 3... b5 1-0', 0)
+[(1, 'e3'), (2, 'a5'), (3, 'b5')]
+
+Two tags have a meaning for the rules: ``Variant`` (``standard`` or ``blitz``) and
+``Position``, a position code the moves start from (numbered on from its ply).
+
+Reading is one pass over the text, with the sizes of :mod:`yinsh.limits` checked before
+anything is played: a record that cannot be read raises ``NotationError`` saying where.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, NamedTuple
+
+from .compat import decode_utf8, ordered_dict
+from .errors import NotationError
+from .limits import (
+    MAX_GAMES,
+    MAX_LINES,
+    MAX_MOVE_NUMBER_DIGITS,
+    MAX_MOVES,
+    MAX_RECORD_CHARS,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
+    MAX_TEXT_CHARS,
+    MAX_WORDS,
+    too_long,
+)
+from .position import encode_position
+from .scan import skip, utf8
+from .state import initial_state
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "move_texts", "write_record"]
+
+RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
+_BOM: Final = "\ufeff"
+_TAG_NAME_BYTES: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_MAX_TAG_NAME: Final = 64
+_BLANKS: Final = b" \t"
+_DIGITS: Final = frozenset("0123456789")
+
+
+class Record(NamedTuple("Record", [("tags", "dict[str, str]"), ("game", "Game")])):
+    """A game read from a record, with its tag pairs."""
+
+    __slots__ = ()
+
+
+def is_sgf(text: str) -> bool:
+    """Whether ``text`` looks like an SGF record (boardspace's files: :mod:`yinsh.sgf`)."""
+    return text.lstrip().startswith("(;")
+
+
+def split_records(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: int | None = MAX_GAMES
+                  ) -> list[str]:
+    """The text of each game in a text that may hold several (a tag block starts each);
+    a boardspace SGF file is one game. Comment lines (``#``, ``%``) and blank lines are dropped.
+
+    >>> split_records('[White "A"]\\n1.e3\\n\\n[White "B"]\\n1.f5')
+    ['[White "A"]\\n1.e3', '[White "B"]\\n1.f5']
+
+    Raises ``NotationError`` for a text longer than ``max_chars`` or holding more than
+    ``max_games`` games (``None``: no limit, for a file the user chose on their own machine).
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not a record: expected text")
+    if max_chars is not None and len(text) > max_chars:
+        raise NotationError(too_long("the text", text, max_chars))
+    text = _without_bom(text)
+    if is_sgf(text):
+        return [text]
+    chunks: list[list[str]] = [[]]
+    in_moves = False
+    for line in _lines(text, max_chars is not None):
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("#", "%")):
+            continue
+        is_tag = stripped.startswith("[")
+        if is_tag and in_moves:
+            if len(chunks) == max_games:
+                raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
+            chunks.append([])
+            in_moves = False
+        in_moves = in_moves or not is_tag
+        chunks[-1].append(stripped)
+    return ["\n".join(chunk) for chunk in chunks if chunk]
+
+
+def record_text(text: str) -> str:
+    """The text of one record, checked (text, at most ``MAX_RECORD_CHARS`` long) and without
+    the byte-order mark some editors put first. Raises ``NotationError``."""
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not a record: expected text")
+    if len(text) > MAX_RECORD_CHARS:
+        raise NotationError(too_long("the record", text, MAX_RECORD_CHARS))
+    return _without_bom(text)
+
+
+def read_tags(text: str) -> tuple[dict[str, str], str]:
+    """The tag pairs of a record in official notation, in the order written, and its movetext
+    with the ``{comments}`` taken out. Raises ``NotationError``."""
+    tags: dict[str, str] = ordered_dict()  # written back in the order read, on MicroPython too
+    lines = []
+    tag_lines = 0
+    for line in _lines(record_text(text)):
+        stripped = line.strip()
+        if stripped.startswith(("#", "%")):
+            continue
+        if stripped.startswith("["):
+            tag_lines += 1  # a repeated name counts too: each line costs its reading
+            if tag_lines > MAX_TAGS:
+                raise NotationError(f"the record has more than {MAX_TAGS} tag pairs: at most {MAX_TAGS} are read")
+            name, value = _tag_pair(stripped)
+            tags[name] = value
+        elif stripped:
+            lines.append(stripped)
+    return tags, _without_comments(" ".join(lines))
+
+
+def _lines(text: str, limited: bool = True) -> list[str]:
+    """The lines of ``text`` (ended by ``\\n``, ``\\r\\n`` or ``\\r``, alike on every interpreter),
+    at most ``MAX_LINES`` of them unless not ``limited``: counted first, in one pass in C, since
+    each line costs a few microseconds of Python on the page's MicroPython."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if limited:
+        lines = text.count("\n") + 1
+        if lines > MAX_LINES:
+            raise NotationError(f"the text has {lines:,} lines: at most {MAX_LINES:,} are read")
+    return text.split("\n")
+
+
+def _without_bom(text: str) -> str:
+    """``text`` without the byte-order mark some editors put first."""
+    return text[1:] if text.startswith(_BOM) else text
+
+
+def _tag_pair(line: str) -> tuple[str, str]:
+    """The name and value of a tag pair line, ``[Name "value"]`` (``\\"`` and ``\\\\`` escaped).
+
+    >>> _tag_pair('[ White  "Ann \\\\"A\\\\"" ]')
+    ('White', 'Ann "A"')
+    """
+    bad = f"cannot read the tag pair {_shown(line)}: expected [Name \"value\"]"
+    data = utf8(line)
+    end = len(data)
+    i = start = skip(data, 1, _BLANKS)
+    while i < end and data[i] in _TAG_NAME_BYTES and i - start <= _MAX_TAG_NAME:
+        i += 1
+    name = data[start:i].decode()
+    after_name = skip(data, i, _BLANKS)
+    if not name or after_name == i or after_name >= end or data[after_name] != _QUOTE:
+        raise NotationError(bad)
+    parts: list[bytes] = []
+    size = 0
+    i = after_name + 1
+    quote = data.find(b'"', i)
+    while True:
+        if quote < 0:
+            raise NotationError(bad)
+        backslash = data.find(b"\\", i, quote)
+        if backslash < 0:
+            parts.append(data[i:quote])
+            i = quote + 1
+            break
+        parts += [data[i:backslash], data[backslash + 1:backslash + 2]]  # an escaped character stands for itself
+        size += backslash + 1 - i
+        if size > 4 * MAX_TAG_CHARS:  # bytes: a character is at most four
+            break
+        i = backslash + 2
+        if i > quote:  # the quote was escaped: the value ends at a later one
+            quote = data.find(b'"', i)
+    text = b"".join(parts).decode()
+    if len(text) > MAX_TAG_CHARS:
+        raise NotationError(too_long(f"the value of the tag {name}", text, MAX_TAG_CHARS))
+    if data[skip(data, i, _BLANKS):] != b"]":
+        raise NotationError(bad)
+    return name, text
+
+
+_QUOTE: Final = b'"'[0]
+
+
+def _without_comments(body: str) -> str:
+    """``body`` with each ``{comment}`` replaced by a space.
+
+    >>> _without_comments("1.e3 {best} 2.a5")
+    '1.e3   2.a5'
+    """
+    if "{" not in body:
+        return body
+    data = utf8(body)
+    parts = []
+    i = 0
+    while True:
+        opening = data.find(b"{", i)
+        if opening < 0:
+            parts.append(data[i:])
+            return b" ".join(parts).decode()
+        closing = data.find(b"}", opening)
+        if closing < 0:
+            shown = _shown(decode_utf8(data[opening:opening + 160]))
+            raise NotationError(f"the comment {shown} is never closed: a comment runs from {{ to }}")
+        parts.append(data[i:opening])
+        i = closing + 1
+
+
+def move_texts(body: str, ply: int) -> list[tuple[int | None, str]]:
+    """The moves of ``body``, each with the number written before it (``None`` when the record
+    has no numbers: then the moves are separated by spaces). A result at the end is dropped;
+    ``ply`` is the number of moves before the first."""
+    tokens = body.split()
+    if len(tokens) > MAX_WORDS:
+        raise NotationError(f"the record's moves are {len(tokens):,} words long: at most {MAX_WORDS:,} are read")
+    if tokens and tokens[-1] in RESULTS:
+        tokens.pop()
+    moves: list[tuple[int | None, list[str]]] = []
+    numbered = False
+    for token in tokens:
+        digits = 0
+        for c in token:
+            if c not in _DIGITS:
+                break
+            digits += 1
+        if digits and token[digits:digits + 1] == ".":
+            expected = ply + len(moves) + 1
+            if digits > MAX_MOVE_NUMBER_DIGITS:
+                raise NotationError(f"move {expected}: the move number {_shown(token[:digits])} has {digits:,} "
+                                    f"digits: at most {MAX_MOVE_NUMBER_DIGITS} are read")
+            if not numbered and moves:
+                raise NotationError(f"cannot read {_shown(' '.join(moves[0][1]))} before the first move number")
+            numbered = True
+            rest = token[digits + 1:]
+            if rest.startswith(".."):  # 12... before a Black move
+                rest = rest[2:]
+            moves.append((int(token[:digits]), [rest] if rest else []))
+        elif numbered:
+            moves[-1][1].append(token)
+            continue
+        else:
+            moves.append((None, [token]))
+        if ply + len(moves) > MAX_MOVES:
+            raise NotationError(f"the record goes on past move {MAX_MOVES}: a game has at most {MAX_MOVES} moves")
+    return [(number, " ".join(words)) for number, words in moves]
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut short when long (the same on every interpreter:
+    MicroPython's ``repr`` escapes what is not ASCII)."""
+    return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"
+
+
+def write_record(game: Game, tags: dict[str, str] | None = None) -> str:
+    """The record of ``game``: tag pairs (if any), a blank line, then the numbered moves.
+
+    ``Variant`` and ``Position`` tags are added when the game needs them to be read back.
+    """
+    written = ordered_dict()  # the caller's order, on MicroPython too
+    written.update(tags or {})
+    if game.variant != "standard":
+        written.setdefault("Variant", game.variant)
+    if game.start_ply or game.start_state != initial_state(game.start_state.rings_to_win):
+        written["Position"] = encode_position(game.start_state, game.start_ply)
+    number = game.start_ply
+    moves = []
+    for move in game.moves:
+        number += 1
+        moves.append(f"{number}.{move}")
+    movetext = " ".join(moves)
+    if not written:
+        return movetext
+    header = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in written.items())
+    return f"{header}\n\n{movetext}" if movetext else header
+
+
+def _escape(value: str) -> str:
+    return str(value).replace("\\", "\\\\").replace('"', '\\"')
