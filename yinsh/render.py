@@ -32,6 +32,7 @@ from .board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, STEPS, WINDOWS, p
 from .compat import bit_length
 from .move import Move, parse_row, row_name
 from .state import State
+from .state import flips as flipped_by
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -45,6 +46,7 @@ __all__ = [
     "point_xy",
     "nearest_point",
     "ring_icon_svg",
+    "preview_svg",
 ]
 
 UNIT: Final = 50.0
@@ -55,8 +57,8 @@ RING_RADIUS: Final = 19.0
 MARKER_RADIUS: Final = 13.5
 HIT_RADIUS: Final = 22.0
 _ROW_HALF_WIDTH: Final = 17.0
-_EDGE: Final = 0.92 * UNIT  # board margin beyond the outermost points
-_LABEL_GAP: Final = 0.6 * UNIT  # label distance beyond the end of a line
+_EDGE: Final = UNIT  # board margin beyond the outermost points
+_LABEL_GAP: Final = 0.72 * UNIT  # label distance beyond the end of a line: clear of a ring there
 
 
 def point_xy(point: int) -> tuple[float, float]:
@@ -154,8 +156,8 @@ def _static_parts() -> tuple[str, str]:
     parts = [
         f'<polygon class="yb-shadow" points="{hull}" stroke-width="{_f(2 * _EDGE)}" transform="translate(0 5)"/>',
         f'<polygon class="yb-bg" points="{hull}" stroke-width="{_f(2 * _EDGE)}"/>',
-        f'<polygon class="yb-inlay" points="{hull}" stroke-width="{_f(2 * _EDGE - 14)}"/>',
-        f'<polygon class="yb-bg" points="{hull}" stroke-width="{_f(2 * _EDGE - 17)}"/>',
+        f'<polygon class="yb-inlay" points="{hull}" stroke-width="{_f(2 * _EDGE - 8)}"/>',
+        f'<polygon class="yb-bg" points="{hull}" stroke-width="{_f(2 * _EDGE - 11)}"/>',
     ]
     d = "".join(f"M{_f(_XY[a][0])} {_f(_XY[a][1])}L{_f(_XY[b][0])} {_f(_XY[b][1])}" for _, a, b in _lines())
     parts.append(f'<path class="yb-grid" d="{d}"/>')
@@ -178,10 +180,12 @@ _HIT: Final = {
 # --------------------------------------------------------------------------- pieces
 
 
-def _ring(p: int, color: str, extra: str = "", style: str = "") -> str:
+def _ring(p: int, color: str, extra: str = "", style: str = "", named: bool = True) -> str:
+    """A ring on ``p``; ``named``: with ``data-ring`` (a ring on the board, not a preview)."""
     x, y = _f(_XY[p][0]), _f(_XY[p][1])
     style_attr = f' style="{style}"' if style else ""
-    return (f'<g class="ring {color}{extra}" data-ring="{POINT_NAMES[p]}"{style_attr}>'
+    name = f' data-ring="{POINT_NAMES[p]}"' if named else ""
+    return (f'<g class="ring {color}{extra}"{name}{style_attr}>'
             f'<circle class="yb-pshadow" cx="{x}" cy="{y}" r="{_f(RING_RADIUS)}"/>'
             f'<circle class="yb-rline" cx="{x}" cy="{y}" r="{_f(RING_RADIUS)}"/>'
             f'<circle class="yb-rbody" cx="{x}" cy="{y}" r="{_f(RING_RADIUS)}"/></g>')
@@ -344,8 +348,11 @@ def board_svg(
         out.append(f"<title>{_esc(title)}</title>")
     out.append(_BOARD if labels else _BOARD_NO_LABELS)
 
-    # Under the pieces: what the last move did.
-    under = []
+    # Under the pieces: the candidate rows' fill (the markers' colours stay in view), what the
+    # last move did.
+    row_list = _row_order(row_list) if row_list else []
+    under = [f'<path class="yb-row-fill{_row_state(w, sel_row)}" d="{_capsule(w, _row_half(shift), shift)}"/>'
+             for w, shift in row_list]
     for removal in removals:
         under.append(f'<path class="yb-ghost-row" d="{_capsule(removal.row, 9)}"/>')
     if source is not None and target is not None:
@@ -404,6 +411,9 @@ def board_svg(
     for removal in removals:
         if not (state.white_rings | state.black_rings) & BIT[removal.ring]:
             over.append(_halo(removal.ring, "yb-ghost-ring", RING_RADIUS))
+    if source is not None and target is not None:  # the markers the last move turned over
+        turned = flipped_by(source << 8 | target, state.white_markers | state.black_markers)
+        over += [_halo(p, "yb-flipped", MARKER_RADIUS + 2.5) for p in _iter_bits(turned)]
     for p in sorted(removable_set):
         over.append(_halo(p, "yb-removable", RING_RADIUS + 7))
     if sel_ring is not None:
@@ -427,14 +437,61 @@ def board_svg(
     out.append(f'<g class="yb-hits">{hits}</g>')
 
     if row_list:
-        bars = []
-        for w, shift in _row_order(row_list):
-            cls = "row selected" if w == sel_row else "row"
-            half = _ROW_HALF_WIDTH - (3 if shift else 0)
-            bars.append(f'<path class="{cls}" data-row="{row_name(w)}" d="{_capsule(w, half, shift)}"/>')
-        out.append(f'<g class="yb-rows">{"".join(bars)}</g>')
+        bars = "".join(f'<path class="row{_row_state(w, sel_row)}" data-row="{row_name(w)}" '
+                       f'd="{_capsule(w, _row_half(shift), shift)}"/>' for w, shift in row_list)
+        out.append(f'<g class="yb-rows">{bars}</g>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _row_state(window: int, selected: int | None) -> str:
+    """A candidate row's extra classes: the one chosen, and the others once one is."""
+    if selected is None:
+        return ""
+    return " selected" if window == selected else " dim"
+
+
+def _row_half(shift: float) -> float:
+    """Half the width of a candidate row's bar (narrower when it shares its line)."""
+    return _ROW_HALF_WIDTH - (3 if shift else 0)
+
+
+def preview_svg(
+    state: State,
+    *,
+    ring: int | None = None,
+    color: str = "white",
+    flips: Iterable[int] = (),
+    rows: Iterable[int] = (),
+    row: int | None = None,
+) -> str:
+    """What a move or a choice would do, drawn over a board of ``state`` (a ``<g>`` to put
+    inside :func:`board_svg`'s markup, after the pieces and before the points, so that it
+    takes no click): a see-through ring of ``color`` on ``ring``, where the picked ring would
+    land; a dashed circle round every marker of ``flips``, with a dot of the colour it would
+    turn to; a dashed outline along each five-window of ``rows`` (the rows the move would
+    make); and ``row``, the candidate row a click would choose, outlined with its five markers
+    ringed.
+
+    >>> from yinsh.state import make_state
+    >>> s = make_state(["e2"], ["k10"], ["e3"], ["e4"])
+    >>> svg = preview_svg(s, ring=parse_point("e5"), flips=[parse_point("e3"), parse_point("e4")])
+    >>> svg.count('class="yb-preview-flip"'), svg.count("yb-turns-black"), svg.count("yb-turns-white")
+    (2, 1, 1)
+    """
+    parts = []
+    for w in rows:
+        parts.append(f'<path class="yb-preview-row" d="{_capsule(w, _ROW_HALF_WIDTH + 3)}"/>')
+    if row is not None:
+        parts.append(f'<path class="yb-preview-take" d="{_capsule(row, _ROW_HALF_WIDTH + 1)}"/>')
+        parts += [_halo(p, "yb-preview-leave", MARKER_RADIUS + 3) for p in WINDOWS[row]]
+    for p in sorted(flips):
+        turns = "black" if state.white_markers & BIT[p] else "white"
+        parts.append(_halo(p, "yb-preview-flip", MARKER_RADIUS + 3.5))
+        parts.append(_halo(p, f"yb-turns-{turns}", 5))
+    if ring is not None:
+        parts.append(_ring(ring, color, " preview", named=False))
+    return f'<g class="yb-preview" aria-hidden="true">{"".join(parts)}</g>'
 
 
 def _iter_bits(bits: int) -> Iterable[int]:
@@ -557,9 +614,22 @@ text-anchor:middle;dominant-baseline:central;letter-spacing:.02em;user-select:no
 .yinsh-board .hit{fill:transparent;stroke:none;pointer-events:all}
 .yinsh-board .hit.can{cursor:pointer}
 .yinsh-board .hit.can:hover{fill:var(--yb-hover);stroke:var(--yb-accent);stroke-width:2px}
-.yinsh-board .row{fill:var(--yb-row);fill-opacity:.32;stroke:var(--yb-row);stroke-width:2.5px;cursor:pointer}
-.yinsh-board .row:hover{fill-opacity:.5}
-.yinsh-board .row.selected{fill-opacity:.55;stroke-width:3.5px}
+.yinsh-board .yb-row-fill{fill:var(--yb-row);opacity:.4}
+.yinsh-board .yb-row-fill.selected{opacity:.62}
+.yinsh-board .yb-row-fill.dim{opacity:.12}
+.yinsh-board .row{fill:transparent;stroke:var(--yb-row);stroke-width:2.5px;cursor:pointer}
+.yinsh-board .row.selected{stroke-width:4px}
+.yinsh-board .row.dim{stroke-opacity:.4;stroke-dasharray:5 5}
+.yinsh-board .yb-flipped{fill:none;stroke:var(--yb-last);stroke-width:2.2px;opacity:.9}
+.yinsh-board .yb-preview{pointer-events:none}
+.yinsh-board .ring.preview{opacity:.55}
+.yinsh-board .yb-preview-flip{fill:none;stroke:var(--yb-accent);stroke-width:3px;stroke-dasharray:4 3}
+.yinsh-board .yb-turns-white{fill:var(--yb-white);stroke:var(--yb-white-line);stroke-width:1.2px}
+.yinsh-board .yb-turns-black{fill:var(--yb-black);stroke:var(--yb-black-line);stroke-width:1.2px}
+.yinsh-board .yb-preview-row{fill:none;stroke:var(--yb-row);stroke-width:3px;stroke-dasharray:8 5}
+.yinsh-board .yb-preview-take{fill:none;stroke:var(--yb-row);stroke-width:4.5px}
+.yinsh-board .yb-preview-leave{fill:none;stroke:var(--yb-row);stroke-width:3px}
+[data-theme=high-contrast] .yinsh-board .ring.black .yb-rbody{stroke-dasharray:5 3}
 .yinsh-board .ring,.yinsh-board .marker{transform-box:fill-box;transform-origin:center}
 .yinsh-board .ring.slide{animation:yb-slide .26s cubic-bezier(.3,.7,.4,1) both}
 .yinsh-board .marker.flip{animation:yb-flip .3s ease-in-out var(--delay,0ms) both}

@@ -13,18 +13,20 @@ def click_point(page: Any, name: str) -> None:
 
 
 def row_spot(page: Any, row: str) -> tuple[float, float] | None:
-    """Where to click the candidate row ``row``: a point of its window no other row covers."""
+    """Where a person clicks to choose the candidate row ``row``: its middle marker, a little
+    along the row (so that a row crossing it there is farther) — the page takes the row whose
+    middle is nearest the pointer. ``None`` when the row is not offered."""
     first, last = row.split("-")
     window = next(w for w in WINDOWS if point_name(w[0]) == first and point_name(w[-1]) == last)
     return page.evaluate(
-        """([row, names]) => {
-            for (const name of names) {
+        """([row, middle, next]) => {
+            if (!document.querySelector(`#board [data-row="${row}"]`)) return null;
+            const centre = name => {
                 const r = document.querySelector(`#board [data-point="${name}"]`).getBoundingClientRect();
-                const x = r.x + r.width / 2, y = r.y + r.height / 2;
-                const hit = document.elementFromPoint(x, y);
-                if (hit && hit.closest('[data-row]') && hit.closest('[data-row]').dataset.row === row) return [x, y];
-            }
-            return null;
+                return [r.x + r.width / 2, r.y + r.height / 2];
+            };
+            const [x, y] = centre(middle), [nx, ny] = centre(next);
+            return [x + (nx - x) * 0.3, y + (ny - y) * 0.3];
         }""",
-        [row, [point_name(p) for p in window]],
+        [row, point_name(window[2]), point_name(window[3])],
     )

@@ -11,7 +11,7 @@ that never comes from a dict or a set.
 import datetime
 
 from yinsh import Game, YinshError
-from yinsh.board import POINTS, point_name
+from yinsh.board import POINTS, WINDOWS, point_name
 from yinsh.compat import decode_utf8
 from yinsh.diagram import diagram_svg
 from yinsh.lessons import lessons
@@ -31,11 +31,13 @@ from yinsh.web import (
     settings_to_json,
 )
 from yinsh.web.access import KEY_DIRECTIONS, Announcer, neighbour, point_labels, row_for_key, spoken_prompt
+from yinsh.web.cues import move_cues, schedule
 from yinsh.web.embedding import EmbedError, parse_embed, step_label
 from yinsh.web.graph import eval_graph_svg
 from yinsh.web.guide import guide_line
 from yinsh.web.history import History, mover_of, state_after
 from yinsh.web.prefs import THEMES, applied_theme, guide_on, theme_choice
+from yinsh.web.preview import preview, row_at
 from yinsh.web.records import export_record, import_error_message, read_import, record_title
 from yinsh.web.rules import rules_html
 from yinsh.web.saved import SavedGameError, saved_from_json, saved_to_json
@@ -326,3 +328,41 @@ def hostile(door, text):
     except (YinshError, SavedGameError) as exc:
         return [door, "refused", type(exc).__name__, str(exc)]
     return [door, "opened", opened]
+
+
+def previews(text, first, last):
+    """What the board previews through moves ``first`` to ``last`` of a record's game: for each
+    ring of the mover and each of its destinations, the markers flipped, the rows made and the
+    note; in a row choice, the row under a pointer on and round every candidate row's points;
+    and what each move sounds like."""
+    game = read_record(text).game
+    replay = Game.from_state(game.start_state, game.start_ply)
+    out = []
+    for index, move in enumerate(game.moves):
+        if index >= last:
+            break
+        if index >= first:
+            turn = Turn(replay)
+            for source in sorted(turn.movable_rings):
+                turn.click_point(source)
+                for target in sorted(turn.destinations):
+                    shown = preview(turn, target)
+                    out.append([point_name(source), point_name(target), [point_name(p) for p in shown.flips],
+                                list(shown.rows), shown.note])
+                turn.reset()
+            for step in decisions_of(move):
+                if turn.phase in ("remove-row", "remove-ring"):
+                    for window in turn.candidate_rows:
+                        for point in WINDOWS[window]:
+                            x, y = point_xy(point)
+                            out.append(["row", point_name(point), row_at(turn, point)]
+                                       + [row_at(turn, point, x + dx, y + dy) for dx, dy in ((9, 4), (-7, -9))]
+                                       + [preview(turn, point, by_key=True).row])
+                if step.kind == "row":
+                    turn.click_row(step.value)
+                elif step.kind != "pass":
+                    turn.click_point(step.value)
+            out.append(["cues", list(move_cues(replay.state, move)),
+                        [[start, note.hz, note.ms] for start, note in schedule(move_cues(replay.state, move))]])
+        replay.play(move)
+    return out

@@ -7,32 +7,41 @@ handlers are attached with :func:`~yinsh.web.dom.listen`, which does that after 
 
 - A click or a tap acts on the point under it, else on the nearest point within
   :data:`TOUCH_TARGET_PX` / 2 on the screen: a finger is broad, no gap between points is dead.
+- In a row choice, a click on a marker that several candidate rows share takes the row whose
+  middle is nearest the pointer (:func:`~yinsh.web.preview.row_at`, the row the board
+  previews there), whichever shape is drawn on top.
 - A ring may be dragged (pointer events: mouse, pen and touch alike); a press that moves
   less than :data:`DRAG_THRESHOLD_PX` is left to the click. The lifted ring follows the
   pointer and the lit point under it is marked (that is the only DOM this module touches:
   it must follow the pointer at once).
+- Where the mouse (or a dragged ring, or the keyboard's focus) is on the board is told to the
+  session (:meth:`~yinsh.web.session.Session.point_to`), which previews what acting there does.
 - Keys: the arrows move the keyboard's focus from point to point along the board's lines
   (:func:`~yinsh.web.access.neighbour`), Enter and Space act on it, Escape cancels.
 """
 
 from __future__ import annotations
 
-from ..board import parse_point, point_name
+from ..board import WINDOWS, parse_point, point_name
 from ..move import parse_row
 from ..render import UNIT, nearest_point, point_xy
 from ..turn import Phase
 from .access import neighbour, row_for_key
-from .dom import element, find
+from .dom import element, find, window
+from .preview import row_at
 from .session import Session
 from .status import status
 from .view import View
 
-__all__ = ["BoardInput", "DRAG_THRESHOLD_PX", "TOUCH_TARGET_PX"]
+__all__ = ["BoardInput", "DRAG_THRESHOLD_PX", "TOUCH_TARGET_PX", "TOUCH_ONLY"]
 
 DRAG_THRESHOLD_PX = 6
 TOUCH_TARGET_PX = 44
 """A touch target's size on the screen: a tap within half of it from a point is for that
 point (the nearest one where targets overlap, as they do on a phone: points are 34 px apart)."""
+TOUCH_ONLY = "(hover: none) and (pointer: coarse)"
+"""The media query of a touch screen with no mouse: the page then says "tap" (and hides the
+keyboard shortcuts' button, in yinsh.css)."""
 
 
 class BoardInput:
@@ -45,12 +54,14 @@ class BoardInput:
         self.board = view.board
         self.drag: dict | None = None
         self.suppress_click = False
+        session.touch = bool(window.matchMedia(TOUCH_ONLY).matches)
 
     def attach(self, listen) -> None:
         """``listen(target, event, handler)`` attaches each handler (see :func:`yinsh.web.dom.listen`)."""
         for event, handler in (("click", self.on_click), ("pointerdown", self.on_pointer_down),
                                ("pointermove", self.on_pointer_move), ("pointerup", self.on_pointer_up),
-                               ("pointercancel", self.on_pointer_cancel), ("keydown", self.on_key)):
+                               ("pointercancel", self.on_pointer_cancel), ("keydown", self.on_key),
+                               ("pointerleave", self.on_pointer_leave), ("focusout", self.on_blur)):
             listen(self.board, event, handler)
 
     # ------------------------------------------------------------------ clicks
@@ -61,11 +72,18 @@ class BoardInput:
             return
         if self.session.locked_out():
             return
-        row = find(event.target, "[data-row]")
         point = self.point_at(event)
+        row = None
+        if point is not None:
+            x, y = self.svg_xy(event) if event.clientX or event.clientY else (None, None)
+            row = row_at(self.session.turn, point, x, y)
+        else:  # a click with no position (a script's) on a row's shape: that row
+            shape = find(event.target, "[data-row]")
+            if shape is not None:
+                first, _, last = str(shape.getAttribute("data-row")).partition("-")
+                row = parse_row(first, last)
         if row is not None:
-            first, _, last = str(row.getAttribute("data-row")).partition("-")
-            self.session.click_row(parse_row(first, last))
+            self.session.click_row(row)
         elif point is not None:
             self.view.focus_point = point
             self.session.click_point(point)
@@ -107,6 +125,7 @@ class BoardInput:
             self.board.classList.add("keyboard")
             self.view.focus_point = neighbour(self.view.focus_point, key, bool(event.shiftKey))
             self.view.show_focus()
+            self.session.point_to(self.view.focus_point, by_key=True)
         elif key in ("Enter", " "):
             event.preventDefault()
             self.board.classList.add("keyboard")
@@ -116,6 +135,37 @@ class BoardInput:
                 self.session.click_row(row)
             else:
                 self.session.click_point(point)
+            self.session.point_to(point, by_key=True)
+
+    def on_blur(self, event) -> None:
+        """The board lost the keyboard's focus: its point is no longer previewed."""
+        pointer = self.session.pointer
+        if pointer is not None and pointer[3]:
+            self.session.point_to(None)
+
+    # ------------------------------------------------------------------ the pointer over the board
+
+    def on_pointer_leave(self, event) -> None:
+        if self.drag is None or not self.drag["active"]:
+            self.session.point_to(None)
+
+    def hover(self, event) -> None:
+        """A mouse or a pen over the board (a finger has no hover): the point under it."""
+        if str(event.pointerType) == "touch":
+            return
+        x, y = self.svg_xy(event)
+        point = nearest_point(x, y)
+        pointer = self.session.pointer
+        if point is None:
+            if pointer is not None:
+                self.session.point_to(None)
+        elif pointer is None or pointer[0] != point or pointer[3] or self.rows_at(point):
+            self.session.point_to(point, x, y)  # within one point, only a row choice may change
+
+    def rows_at(self, point: int) -> bool:
+        """Whether several candidate rows run through ``point`` (where on it the pointer is
+        then decides which one a click takes)."""
+        return len([w for w in self.session.turn.candidate_rows if point in WINDOWS[w]]) > 1
 
     # ------------------------------------------------------------------ dragging a ring
 
@@ -135,6 +185,7 @@ class BoardInput:
     def on_pointer_move(self, event) -> None:
         drag = self.drag
         if drag is None or event.pointerId != drag["id"]:
+            self.hover(event)
             return
         if not drag["active"]:
             if abs(event.clientX - drag["x"]) + abs(event.clientY - drag["y"]) < DRAG_THRESHOLD_PX:
@@ -148,6 +199,7 @@ class BoardInput:
         over = nearest_point(x, y)
         over = over if over in self.session.turn.destinations else None
         if over != drag["over"]:
+            self.session.point_to(over, x, y)
             for point, add in ((drag["over"], False), (over, True)):
                 hit = None if point is None else element(
                     self.board.querySelector(f'[data-point="{point_name(point)}"]'))

@@ -33,6 +33,7 @@ from ..move import Move
 from ..turn import Turn
 from . import REMOTE, Settings, ai_level
 from .computer import HINT_LEVEL, MOVE_MS, PLACE_MS, Request, answer_of, frames_of
+from .cues import decision_cues, move_cues
 from .guide import guide_line
 from .history import History
 
@@ -46,15 +47,18 @@ NAMES = {"white": "White", "black": "Black"}
 class Motion:
     """How the board shows the change just made, once: ``animate`` is :func:`board_svg`'s
     (``True``, ``"flips"`` for a dragged ring, ``False``); ``frames`` the steps of a computer's
-    move with removals (``board_svg`` arguments and how long each shows). ``token`` tells one
-    motion from the next: the view plays each once."""
+    move with removals (``board_svg`` arguments and how long each shows); ``sounds`` what is
+    heard (:data:`yinsh.web.cues.CUES`, in order). ``token`` tells one motion from the next:
+    the view plays each once."""
 
-    __slots__ = ("token", "animate", "frames")
+    __slots__ = ("token", "animate", "frames", "sounds")
 
-    def __init__(self, token: int, animate: bool | str = False, frames: list | None = None) -> None:
+    def __init__(self, token: int, animate: bool | str = False, frames: list | None = None,
+                 sounds: tuple[str, ...] = ()) -> None:
         self.token = token
         self.animate = animate
         self.frames = frames or []
+        self.sounds = sounds
 
 
 class Session:
@@ -78,6 +82,13 @@ class Session:
         """Evaluation graph values by record, or why there are none."""
         self._graph_order: list[str] = []
         self._guide_for: tuple[Turn, int, str] | None = None
+        self.pointer: tuple[int, float | None, float | None, bool] | None = None
+        """Where the pointer or the keyboard's focus is on the board: (point, x, y, by key),
+        what the board previews (:func:`yinsh.web.preview.preview`); ``None``: off the board."""
+        self.touch = False
+        """Whether the device is touch only (the page's words say "tap", not "click")."""
+        self.sound = False
+        """Whether moves make sounds (the visitor's choice; off until switched on)."""
         self.open(game, settings, notices or [], seed)
 
     # ------------------------------------------------------------------ players
@@ -153,9 +164,11 @@ class Session:
         self.suggestion: Move | None = None
         self.suggesting = False
         self.pause_ms = 0
+        self.result_closed = False
+        """Whether the game's result was put away (it shows again after any change)."""
 
-    def _move(self, animate: bool | str = False, frames: list | None = None) -> None:
-        self.motion = Motion(self.motion.token + 1, animate, frames)
+    def _move(self, animate: bool | str = False, frames: list | None = None, sounds: tuple[str, ...] = ()) -> None:
+        self.motion = Motion(self.motion.token + 1, animate, frames, sounds)
 
     def commit(self, move: Move) -> None:
         """Play ``move`` (checked) and everything that follows a move: what was undone can no
@@ -205,28 +218,45 @@ class Session:
         """Make a decision of the turn; once it completes a move, commit the move."""
         if self.locked_out():
             return
-        moved_before = self.turn.ring_move
-        version = self.turn.version
+        turn = self.turn
+        moved_before = turn.ring_move
+        removed_before = len(turn.removals)
+        version = turn.version
         self.message = act() or ""
-        if self.turn.version == version and self.turn.move is None:
+        if turn.version == version and turn.move is None:
             return
         animate: bool | str = False
-        if self.turn.ring_move is not None and moved_before is None:
+        sounds = decision_cues(turn, moved_before is None, removed_before)
+        if turn.ring_move is not None and moved_before is None:
             animate = "flips" if dragged else True  # a dragged ring is already where it goes
-        move = self.turn.move
+        move = turn.move
         if move is not None:
             self.notices = []
             if move.kind == "place":
                 animate = True
             self.commit(move)
-        self._move(animate)
+        self._move(animate, sounds=sounds)
 
     def cancel(self) -> bool:
-        """Escape, or a click beyond the points: put a picked ring back, unchoose a row."""
+        """Escape, or a click beyond the points: put a picked ring back, unchoose a row, put
+        the game's result away."""
         if self.reviewing is None and self.turn.cancel():
             self.message = ""
             return True
-        return False
+        return self.close_result()
+
+    def close_result(self) -> bool:
+        """Put the game's result away (its close button, Escape, a click beside it); whether
+        it was shown. The prompt still says how the game ended."""
+        shown = self.game.result is not None and self.reviewing is None and not self.result_closed
+        self.result_closed = True
+        return shown
+
+    def point_to(self, point: int | None, x: float | None = None, y: float | None = None,
+                 by_key: bool = False) -> None:
+        """The pointer is over ``point`` at ``(x, y)`` (SVG units), or the keyboard's focus is
+        on it (``by_key``); ``None``: neither is on the board."""
+        self.pointer = None if point is None else (point, x, y, by_key)
 
     def pick(self, point: int) -> None:
         """A ring starts being dragged: it is the ring picked (another one is put back)."""
@@ -364,11 +394,12 @@ class Session:
             frames = frames_of(self.game, move)
         except Exception:  # only the drawing in steps is lost: the move is played all the same
             frames = []
+        sounds = move_cues(self.game.state, move)
         self.commit(move)
         if self.both_computers():
             shown = sum(ms for _, ms in frames) or (PLACE_MS if move.kind == "place" else MOVE_MS)
             self.pause_ms = shown + self.settings.delay
-        self._move(move.kind != "pass", frames)
+        self._move(move.kind != "pass", frames, sounds)
 
     def receive_hint(self, request: Request, text: str) -> None:
         """The hint for ``request``: marked on the board, named in the message, not played."""

@@ -14,6 +14,8 @@ and everything the page decides is tested under CPython (tests/test_web_session.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..game import COLORS, Game
 from ..move import Move, row_name
 from ..render import ring_icon_svg
@@ -22,9 +24,10 @@ from ..turn import result_text
 from . import player_label
 from .access import point_labels, spoken_prompt
 from .history import mover_of, state_after
+from .preview import Preview, preview
 from .session import NAMES, Motion, Session
 
-__all__ = ["Status", "PlayerStatus", "ReviewStatus", "status", "POOL_WARNING"]
+__all__ = ["Status", "PlayerStatus", "ReviewStatus", "status", "POOL_WARNING", "for_touch"]
 
 POOL_WARNING = 10
 """From this many markers left, the pool says that the game may end on markers."""
@@ -116,6 +119,12 @@ class Status(_Parts):
     pause_label: str
     send_link: bool
     row_choices: list[tuple[str, bool]]
+    preview: Preview | None
+    """What the board previews under the pointer or the keyboard's focus (drawn over it)."""
+    preview_note: str
+    """What the prompt says beside it: the rows the move previewed would make."""
+    sounds: tuple[str, ...]
+    """What the motion sounds like, when sound is on (played once, as the motion is)."""
 
 
 def last_move(session: Session) -> Move | tuple[int, int] | None:
@@ -225,17 +234,21 @@ def status(session: Session) -> Status:
     person = session.person_to_move()
     result = result_text(game) if session.reviewing is None else None  # not over a past position
     title, _, why = (result or "").partition(": ")  # "Black wins: three rings removed (3 to 2)"
+    shown = preview(turn, *session.pointer) if person and session.pointer and session.reviewing is None else None
+    message = session.message
+    if session.touch:
+        detail, message = for_touch(detail), for_touch(message)
     return Status(
         game=game, board=board_args(session), motion=session.motion, reviewing=session.reviewing,
         prompt=prompt, detail=detail, spoken=spoken_prompt(prompt, turn if level is None else None),
-        guide=session.guide_line(), message=session.message, notices=tuple(session.notices[-3:]),
+        guide=session.guide_line(), message=message, notices=tuple(session.notices[-3:]),
         record=game.record(), position=game.position(), result=game.result or "",
         phase=str(turn.phase), turn_color=COLORS[turn.color], to_move="" if over else game.to_move,
         hint=str(session.suggestion) if session.suggestion else "", ai=ai, discarded=session.discarded,
         players=players_shown(session, thinking),
         pool=left, pool_warning=_pool_warning(left),
         moves=moves_shown(session), review=review_shown(session),
-        banner=(title, why[:1].upper() + why[1:]) if result else None,
+        banner=(title, why[:1].upper() + why[1:]) if result and not session.result_closed else None,
         can_undo=bool(turn.decisions) or session.history.can_undo(session.not_here()),
         can_redo=session.history.can_redo(),
         hint_hidden=session.both_computers(), hint_busy=session.suggesting,
@@ -243,6 +256,8 @@ def status(session: Session) -> Status:
         pause_hidden=not session.both_computers() or over, pause_label="Resume" if session.paused else "Pause",
         send_link=session.remote_to_move(),
         row_choices=row_choices(session) if person else [],
+        preview=shown, preview_note=shown.note if shown else "",
+        sounds=session.motion.sounds if session.sound else (),
     )
 
 def row_choices(session: Session) -> list[tuple[str, bool]]:
@@ -251,6 +266,24 @@ def row_choices(session: Session) -> list[tuple[str, bool]]:
     if len(rows) < 2 or session.reviewing is not None:
         return []
     return [(row_name(w), w == session.turn.selected_row) for w in rows]
+
+
+_TOUCH_WORDS: Final = (
+    ("Select one of your rings (click, tap or Enter), or drag it", "Tap one of your rings, or drag it"),
+    ("Select the ring again or press Escape to cancel.", "Tap the ring again to cancel."),
+    ("Select", "Tap"), ("select", "tap"), ("Click", "Tap"), ("click", "tap"),
+)
+
+
+def for_touch(text: str) -> str:
+    """``text`` as said on a touch screen: tap, not click (nor Enter or Escape).
+
+    >>> for_touch("Select a lit point, or drag the ring there. Select the ring again or press Escape to cancel.")
+    'Tap a lit point, or drag the ring there. Tap the ring again to cancel.'
+    """
+    for words, touch in _TOUCH_WORDS:
+        text = text.replace(words, touch)
+    return text
 
 
 def _bits(bitboard: int) -> int:

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import asyncio
 
-from ..board import point_name
-from ..render import board_svg, point_xy
+from ..board import WINDOWS, point_name
+from ..render import board_svg, point_xy, preview_svg
 from .access import START_POINT, Announcer
+from .audio import Audio
 from .dom import create_proxy, document, element, esc, to_js, warn, window
 from .graph import eval_graph_svg
 from .status import Status
@@ -55,6 +56,7 @@ class View:
         self.motion_seen = 0
         self.focus_point = START_POINT
         """The point the keyboard acts on (ringed while the board has the keyboard's focus)."""
+        self.audio = Audio()
 
     def _changed(self, part: str, value: object) -> bool:
         """Whether ``part`` must be drawn again to show ``value`` (and remember it)."""
@@ -67,6 +69,7 @@ class View:
 
     def draw(self, status: Status) -> None:
         self.draw_board(status)
+        self.draw_preview(status)
         board = self.board
         if self._changed("record", status.record):
             board.setAttribute("data-record", status.record)
@@ -96,6 +99,10 @@ class View:
         if self._changed("prompt", (status.prompt, status.detail)):
             _get("prompt").textContent = status.prompt
             _get("detail").textContent = status.detail
+        if self._changed("preview-note", status.preview_note):
+            note = _get("preview-note")
+            note.textContent = status.preview_note
+            note.hidden = not status.preview_note
         if self._changed("guide", status.guide):
             _get("guide-text").textContent = status.guide
             _get("guide").hidden = not status.guide
@@ -118,6 +125,9 @@ class View:
         motion = status.motion
         fresh = motion.token != self.motion_seen
         self.motion_seen = motion.token
+        if fresh and status.sounds:
+            self.audio.play(status.sounds)
+            self.root.setAttribute("data-sounds", " ".join(status.sounds))
         if not self._changed("board", status.board) and not fresh:
             return
         if fresh and motion.frames and status.reviewing is None:
@@ -134,7 +144,38 @@ class View:
     def set_board(self, markup: str) -> None:
         self.board_drawn += 1
         self.board.innerHTML = markup
+        self.shown.pop("preview", None)  # the new markup has none
         self.show_focus()
+
+    def draw_preview(self, status: Status) -> None:
+        """Draw what the move or row under the pointer (or the keyboard's focus) would do over
+        the board, without redrawing it (a dragged ring stays lifted): the overlay of
+        :func:`~yinsh.render.preview_svg`, and the testing hooks ``data-preview="ring"`` on the
+        landing point, ``"flip"`` on each marker it would flip, ``"row"`` on the row's five."""
+        preview = status.preview
+        if not self._changed("preview", preview):
+            return
+        svg = element(self.board.querySelector("svg"))
+        if svg is None:
+            return
+        old = element(svg.querySelector(".yb-preview"))
+        if old is not None:
+            old.remove()
+        for marked in svg.querySelectorAll("[data-preview]"):
+            marked.removeAttribute("data-preview")
+        hits = element(svg.querySelector(".yb-hits"))
+        if preview is None or hits is None:
+            return
+        hits.insertAdjacentHTML("beforebegin", preview_svg(status.board["position"], **preview.board()))
+        marks = [(f'[data-marker="{point_name(p)}"]', "flip") for p in preview.flips]
+        if preview.ring is not None:
+            marks.append((f'[data-point="{point_name(preview.ring)}"]', "ring"))
+        if preview.row is not None:
+            marks += [(f'[data-marker="{point_name(p)}"]', "row") for p in WINDOWS[preview.row]]
+        for selector, what in marks:
+            found = element(svg.querySelector(selector))
+            if found is not None:
+                found.setAttribute("data-preview", what)
 
     async def play_frames(self, frames: list) -> None:
         """A computer's move step by step: the rows it removes, the ring move, its own rows;
