@@ -350,9 +350,9 @@ def board_svg(
 
     # Under the pieces: the candidate rows' fill (the markers' colours stay in view), what the
     # last move did.
-    row_list = _row_order(row_list) if row_list else []
+    bars = _row_order(row_list)
     under = [f'<path class="yb-row-fill{_row_state(w, sel_row)}" d="{_capsule(w, _row_half(shift), shift)}"/>'
-             for w, shift in row_list]
+             for w, shift in bars]
     for removal in removals:
         under.append(f'<path class="yb-ghost-row" d="{_capsule(removal.row, 9)}"/>')
     if source is not None and target is not None:
@@ -436,10 +436,10 @@ def board_svg(
         )
     out.append(f'<g class="yb-hits">{hits}</g>')
 
-    if row_list:
-        bars = "".join(f'<path class="row{_row_state(w, sel_row)}" data-row="{row_name(w)}" '
-                       f'd="{_capsule(w, _row_half(shift), shift)}"/>' for w, shift in row_list)
-        out.append(f'<g class="yb-rows">{bars}</g>')
+    if bars:
+        shapes = "".join(f'<path class="row{_row_state(w, sel_row)}" data-row="{row_name(w)}" '
+                         f'd="{_capsule(w, _row_half(shift), shift)}"/>' for w, shift in bars)
+        out.append(f'<g class="yb-rows">{shapes}</g>')
     out.append("</svg>")
     return "".join(out)
 
