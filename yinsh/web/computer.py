@@ -3,18 +3,23 @@
 The page asks the computer three things (:class:`Request`): its move, a hint, and the values
 of the evaluation graph; the worker (:mod:`yinsh.web.worker`) answers with JSON text, read by
 :func:`answer_of`. A computer's move that removes rows is drawn in steps
-(:func:`frames_of`), so that a person sees which row and ring went.
+(:func:`frames_of`), so that a person sees which row and ring went. What the session asks and
+does with each answer is :class:`ComputerSide`.
 """
 
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from ..game import Game
 from ..move import Move
 from ..turn import Decision, Turn
+from .cues import move_cues
+from .settings import Settings
 
-__all__ = ["Request", "answer_of", "frames_of", "HINT_LEVEL", "ROW_MS", "MOVE_MS", "PLACE_MS"]
+__all__ = ["Request", "ComputerSide", "answer_of", "frames_of", "HINT_LEVEL", "ROW_MS", "MOVE_MS", "PLACE_MS",
+           "GRAPHS_KEPT", "NAMES"]
 
 HINT_LEVEL = 3
 """The level whose move the Hint button shows."""
@@ -26,10 +31,6 @@ PLACE_MS = 250
 GRAPHS_KEPT = 8
 """How many records' evaluation graphs are remembered."""
 NAMES = {"white": "White", "black": "Black"}
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' * (count != 1)}"
 
 
 class Request:
@@ -114,3 +115,153 @@ def frames_of(game: Game, move: Move) -> list[tuple[dict, int]]:
         removal_frame(removal, last)
     return frames
 
+
+class ComputerSide:
+    """The session's side of the computer player (mixed into :class:`~yinsh.web.session.Session`,
+    whose game, players and messages it reads and changes): what to ask the computer, and what
+    each answer does — a move is played, a hint shown, graph values kept, a failure noticed."""
+
+    # What the session holds and does that these read and call (for the type checker).
+    game: Game
+    settings: Settings
+    generation: int
+    discarded: int
+    computer: str
+    computer_failure: str
+    graphs: dict[str, list[float] | str]
+    _graph_order: list[str]
+    suggestion: Move | None
+    suggesting: bool
+    message: str
+    notices: list[str]
+    seed: int
+    paused: bool
+    pause_ms: int
+    reviewing: int | None
+    if TYPE_CHECKING:
+        @property
+        def players(self) -> dict[str, str]: ...
+        def computer_to_move(self) -> int | None: ...
+        def remote_to_move(self) -> bool: ...
+        def both_computers(self) -> bool: ...
+        def commit(self, move: Move) -> None: ...
+        def _changed(self) -> None: ...
+        def _move(self, animate: bool | str = False, frames: list | None = None,
+                  sounds: tuple[str, ...] = ()) -> None: ...
+
+    def ask_hint(self) -> None:
+        """The Hint button: ask for the move level :data:`HINT_LEVEL` would play."""
+        if self.game.result is not None:
+            self.message = "The game is over."
+        elif self.computer_to_move() is not None:
+            self.message = "It is the computer's turn."
+        elif self.remote_to_move():
+            self.message = "It is the opponent's turn, on their own device."
+        elif self.suggestion is None:
+            self.suggesting = True
+
+    def requests(self) -> list[Request]:
+        """What the computer is to be asked now (the client asks each question once)."""
+        if self.computer == "failed":
+            return []
+        out = []
+        level = self.computer_to_move()
+        seed = self.seed + self.game.ply
+        if level is not None and not self.paused:
+            out.append(Request("move", self.generation, self.game.position(), level, seed, self.pause_ms))
+        if self.suggesting:
+            out.append(Request("hint", self.generation, self.game.position(), HINT_LEVEL, seed))
+        if self.reviewing is not None and self.game.moves:
+            record = self.game.record()
+            if record not in self.graphs:
+                out.append(Request("evaluate", self.generation, record))
+        return out
+
+    def computer_state(self, state: str, failure: str = "") -> None:
+        """The client says how the worker is: ``starting``, ``ready`` or ``failed`` (and why).
+        Once it has failed, the computer's colours are played by hand and a hint is refused."""
+        self.computer = state
+        self.computer_failure = failure
+        if state != "failed":
+            return
+        level = self.computer_to_move()
+        if level is not None and not self.paused:
+            self.computer_failed(self.game.to_move, f"the computer player is unavailable: {failure}")
+        if self.suggesting:
+            self.suggesting = False
+            self.message = f"No hint: the computer player is unavailable: {failure}"
+
+    def current(self, request: Request) -> bool:
+        """Whether ``request`` is about the game as it is; if not, it is counted as discarded."""
+        if request.generation == self.generation:
+            return True
+        self.discarded += 1
+        return False
+
+    def receive_move(self, request: Request, text: str) -> None:
+        """The computer's move for ``request`` (its JSON answer), checked like any move and
+        played, drawn in steps; dropped if the game has moved on since it was asked."""
+        if not self.current(request):
+            return
+        color = self.game.to_move
+        try:
+            move = self.game.parse_move(str(answer_of(text)["move"]))
+        except (ValueError, KeyError) as exc:
+            self.computer_failed(color, str(exc))
+            return
+        try:
+            frames = frames_of(self.game, move)
+        except Exception:  # only the drawing in steps is lost: the move is played all the same
+            frames = []
+        sounds = move_cues(self.game.state, move)
+        self.commit(move)
+        if self.both_computers():
+            shown = sum(ms for _, ms in frames) or (PLACE_MS if move.kind == "place" else MOVE_MS)
+            self.pause_ms = shown + self.settings.delay
+        self._move(move.kind != "pass", frames, sounds)
+
+    def receive_hint(self, request: Request, text: str) -> None:
+        """The hint for ``request``: marked on the board, named in the message, not played."""
+        if not self.current(request):
+            return
+        self.suggesting = False
+        try:
+            move = self.game.parse_move(str(answer_of(text)["move"]))
+        except (ValueError, KeyError) as exc:
+            self.message = f"No hint: {exc}"
+            return
+        self.suggestion = move
+        self.message = f"Hint: {move} (what level {HINT_LEVEL} would play)"
+
+    def receive_values(self, request: Request, text: str) -> None:
+        """The evaluation graph's values for the record of ``request`` (kept by record)."""
+        try:
+            result: list[float] | str = [float(v) for v in answer_of(text)["values"]]
+        except (ValueError, KeyError, TypeError) as exc:
+            result = f"No evaluation graph: {exc}."
+        if request.text not in self.graphs:
+            self._graph_order.append(request.text)
+        self.graphs[request.text] = result
+        while len(self._graph_order) > GRAPHS_KEPT:
+            del self.graphs[self._graph_order.pop(0)]
+
+    def request_failed(self, request: Request, reason: str) -> None:
+        """The client could not get an answer to ``request`` (``reason`` says why)."""
+        if request.kind == "evaluate":
+            self.receive_values(request, json.dumps({"ok": False, "error": reason}))
+        elif self.current(request):
+            if request.kind == "hint":
+                self.suggesting = False
+                self.message = f"No hint: {reason}"
+            else:
+                self.computer_failed(self.game.to_move, reason)
+
+    def computer_failed(self, color: str, reason: str) -> None:
+        """No traceback on the page: a notice, and the person plays that colour by hand."""
+        name = NAMES[color]
+        self.notices.append(f"The computer could not move for {name} ({reason}). {name} is played by hand now.")
+        players = dict(self.players)
+        players[color] = "human"
+        s = self.settings
+        self.settings = Settings(white=players["white"], black=players["black"], variant=s.variant, delay=s.delay)
+        self._changed()

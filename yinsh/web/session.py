@@ -25,24 +25,17 @@ of the computer carries the generation it was asked for and is dropped (counted 
 
 from __future__ import annotations
 
-import json
-
 from ..board import parse_point  # noqa: F401 (doctests)
 from ..game import COLORS, Game
 from ..move import Move
 from ..turn import Turn
 from . import REMOTE, Settings, ai_level
-from .computer import HINT_LEVEL, MOVE_MS, PLACE_MS, Request, answer_of, frames_of
-from .cues import decision_cues, move_cues
+from .computer import GRAPHS_KEPT, NAMES, ComputerSide
+from .cues import decision_cues
 from .guide import guide_line
 from .history import History
 
 __all__ = ["Session", "Motion", "NAMES", "GRAPHS_KEPT"]
-
-GRAPHS_KEPT = 8
-"""How many records' evaluation graphs are remembered."""
-NAMES = {"white": "White", "black": "Black"}
-
 
 class Motion:
     """How the board shows the change just made, once: ``animate`` is :func:`board_svg`'s
@@ -61,9 +54,9 @@ class Motion:
         self.sounds = sounds
 
 
-class Session:
+class Session(ComputerSide):
     """The game, the turn being built, its history, who plays, the review and the state of the
-    computer player."""
+    computer player (its questions and answers: :class:`~yinsh.web.computer.ComputerSide`)."""
 
     def __init__(self, game: Game, settings: Settings, notices: list[str] | None = None, seed: int = 0) -> None:
         self.generation = 0
@@ -327,125 +320,6 @@ class Session:
         self.reviewing = None
         self.message = ""
         return True
-
-    # ------------------------------------------------------------------ the computer
-
-    def ask_hint(self) -> None:
-        """The Hint button: ask for the move level :data:`HINT_LEVEL` would play."""
-        if self.game.result is not None:
-            self.message = "The game is over."
-        elif self.computer_to_move() is not None:
-            self.message = "It is the computer's turn."
-        elif self.remote_to_move():
-            self.message = "It is the opponent's turn, on their own device."
-        elif self.suggestion is None:
-            self.suggesting = True
-
-    def requests(self) -> list[Request]:
-        """What the computer is to be asked now (the client asks each question once)."""
-        if self.computer == "failed":
-            return []
-        out = []
-        level = self.computer_to_move()
-        seed = self.seed + self.game.ply
-        if level is not None and not self.paused:
-            out.append(Request("move", self.generation, self.game.position(), level, seed, self.pause_ms))
-        if self.suggesting:
-            out.append(Request("hint", self.generation, self.game.position(), HINT_LEVEL, seed))
-        if self.reviewing is not None and self.game.moves:
-            record = self.game.record()
-            if record not in self.graphs:
-                out.append(Request("evaluate", self.generation, record))
-        return out
-
-    def computer_state(self, state: str, failure: str = "") -> None:
-        """The client says how the worker is: ``starting``, ``ready`` or ``failed`` (and why).
-        Once it has failed, the computer's colours are played by hand and a hint is refused."""
-        self.computer = state
-        self.computer_failure = failure
-        if state != "failed":
-            return
-        level = self.computer_to_move()
-        if level is not None and not self.paused:
-            self.computer_failed(self.game.to_move, f"the computer player is unavailable: {failure}")
-        if self.suggesting:
-            self.suggesting = False
-            self.message = f"No hint: the computer player is unavailable: {failure}"
-
-    def current(self, request: Request) -> bool:
-        """Whether ``request`` is about the game as it is; if not, it is counted as discarded."""
-        if request.generation == self.generation:
-            return True
-        self.discarded += 1
-        return False
-
-    def receive_move(self, request: Request, text: str) -> None:
-        """The computer's move for ``request`` (its JSON answer), checked like any move and
-        played, drawn in steps; dropped if the game has moved on since it was asked."""
-        if not self.current(request):
-            return
-        color = self.game.to_move
-        try:
-            move = self.game.parse_move(str(answer_of(text)["move"]))
-        except (ValueError, KeyError) as exc:
-            self.computer_failed(color, str(exc))
-            return
-        try:
-            frames = frames_of(self.game, move)
-        except Exception:  # only the drawing in steps is lost: the move is played all the same
-            frames = []
-        sounds = move_cues(self.game.state, move)
-        self.commit(move)
-        if self.both_computers():
-            shown = sum(ms for _, ms in frames) or (PLACE_MS if move.kind == "place" else MOVE_MS)
-            self.pause_ms = shown + self.settings.delay
-        self._move(move.kind != "pass", frames, sounds)
-
-    def receive_hint(self, request: Request, text: str) -> None:
-        """The hint for ``request``: marked on the board, named in the message, not played."""
-        if not self.current(request):
-            return
-        self.suggesting = False
-        try:
-            move = self.game.parse_move(str(answer_of(text)["move"]))
-        except (ValueError, KeyError) as exc:
-            self.message = f"No hint: {exc}"
-            return
-        self.suggestion = move
-        self.message = f"Hint: {move} (what level {HINT_LEVEL} would play)"
-
-    def receive_values(self, request: Request, text: str) -> None:
-        """The evaluation graph's values for the record of ``request`` (kept by record)."""
-        try:
-            result: list[float] | str = [float(v) for v in answer_of(text)["values"]]
-        except (ValueError, KeyError, TypeError) as exc:
-            result = f"No evaluation graph: {exc}."
-        if request.text not in self.graphs:
-            self._graph_order.append(request.text)
-        self.graphs[request.text] = result
-        while len(self._graph_order) > GRAPHS_KEPT:
-            del self.graphs[self._graph_order.pop(0)]
-
-    def request_failed(self, request: Request, reason: str) -> None:
-        """The client could not get an answer to ``request`` (``reason`` says why)."""
-        if request.kind == "evaluate":
-            self.receive_values(request, json.dumps({"ok": False, "error": reason}))
-        elif self.current(request):
-            if request.kind == "hint":
-                self.suggesting = False
-                self.message = f"No hint: {reason}"
-            else:
-                self.computer_failed(self.game.to_move, reason)
-
-    def computer_failed(self, color: str, reason: str) -> None:
-        """No traceback on the page: a notice, and the person plays that colour by hand."""
-        name = NAMES[color]
-        self.notices.append(f"The computer could not move for {name} ({reason}). {name} is played by hand now.")
-        players = dict(self.players)
-        players[color] = "human"
-        s = self.settings
-        self.settings = Settings(white=players["white"], black=players["black"], variant=s.variant, delay=s.delay)
-        self._changed()
 
     def guide_line(self) -> str:
         """The guide's line for the turn being built ('' when off or nobody here is to move)."""
