@@ -28,3 +28,10 @@ def launch_options() -> dict[str, Any]:
     if SYSTEM_CHROMIUM.exists():
         options["executable_path"] = str(SYSTEM_CHROMIUM)
     return options
+
+
+RETURNING_VISITOR = "try { localStorage.getItem('yinsh:welcome') || localStorage.setItem('yinsh:welcome', 'two'); } " \
+                    "catch (e) {}"
+"""A context's init script that makes every visit a returning visitor's: the first visit's
+question (yinsh.web.prefs.welcome_due) is answered "Two players here" unless the page stored
+an answer itself. The tests of that question open their pages without it."""

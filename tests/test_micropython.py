@@ -120,7 +120,8 @@ CALLS: list[tuple[str, list]] = [
         ["?steps=1", ""], ["?record=1.e3&ply=5", ""], ["?highlight=e4,e4,z9", ""], ["?rows=e4", ""],
         ["?record=1.e3&play=1&expect=e3|a5|A5", ""], ["?g=G1HDl_vAAADMw&rows=e3-e7,e3-e7,b2-f6", "#ply=1"],
     ]]),
-    ("preferences", [[None, "", " Dark ", "sepia", "high-contrast", "off", "on", "OFF "]]),
+    ("preferences", [[None, "", " Dark ", "sepia", "high-contrast", "off", "on", "OFF ", "two", " Computer",
+                      "other", "three"]]),
     ("utf8", [[[99, 97, 102, 195, 169], [255], [195], [237, 160, 128], [240, 159, 152, 128, 33], [244, 144, 128, 128],
                [0xE0, 0x80, 0x41], [0xF0, 0x9F, 0x98], [0xC0, 0xAF], []]]),
     # issue 13's hostile inputs and the largest the limits let through, each at its door (not

@@ -25,14 +25,22 @@ from yinsh.turn import Decision, Phase, Turn
 from yinsh.web.guide import FIRST_PICK, FIRST_TARGET, OVERLINE, PLACE, SEVERAL_ROWS, guide_line, rows_in_reach
 from yinsh.web.prefs import (
     GUIDE_KEY,
+    LINK_KEYS,
+    SOUND_KEY,
     THEME_COLORS,
     THEME_KEY,
     THEME_LABELS,
     THEMES,
+    WELCOME_CHOICES,
+    WELCOME_KEY,
     applied_theme,
     guide_on,
     guide_value,
+    sound_on,
+    sound_value,
     theme_choice,
+    welcome_choice,
+    welcome_due,
 )
 from yinsh.web.rules import rules_html, step_id
 
@@ -204,6 +212,28 @@ class TestPrefs:
     def test_the_guide_is_on_until_turned_off(self, stored, on):
         assert guide_on(stored) is on
         assert guide_on(guide_value(on)) is on
+
+    @pytest.mark.parametrize("stored,on", [(None, False), ("", False), ("on", True), (" ON ", True), ("off", False),
+                                           ("loud", False), ("{}", False)])
+    def test_sound_is_off_until_switched_on(self, stored, on):
+        assert sound_on(stored) is on
+        assert sound_on(sound_value(on)) is on
+
+    @pytest.mark.parametrize("stored", [None, "", "garbage", "{}"])
+    def test_the_first_visit_asks_unless_answered_linked_or_returning(self, stored):
+        assert welcome_choice(stored) is None
+        assert welcome_due(stored, {}, returning=False)
+        assert welcome_due(stored, {"n": "3", "delay": "250"}, returning=False)  # says nothing about what to play
+        assert not welcome_due(stored, {}, returning=True)  # a saved game or chosen players
+        for key in LINK_KEYS:
+            assert not welcome_due(stored, {key: ""}, returning=False), key
+        for choice in WELCOME_CHOICES:
+            assert welcome_choice(f" {choice.upper()} ") == choice
+            assert not welcome_due(choice, {}, returning=False)
+        assert {"white", "black", "record", "position", "g"} <= set(LINK_KEYS)
+
+    def test_the_keys_are_distinct(self):
+        assert len({GUIDE_KEY, THEME_KEY, SOUND_KEY, WELCOME_KEY}) == 4
 
     def test_the_head_script_agrees_with_the_module(self):
         """index.html sets data-theme and theme-color before Python starts: same key, same

@@ -6,7 +6,9 @@ Fixtures (named so they never clash with pytest-playwright's ``browser``/``conte
   :func:`yinsh.serve.make_server` (the same handler as ``make play``).
 - ``chromium_browser``: session-wide headless Chromium: ``/usr/bin/chromium`` when it exists
   (Playwright cannot download its own browser on these machines), else Playwright's own.
-- ``yinsh_page``: a fresh context (cold cache) and page per test, as a :class:`BrowserPage`.
+- ``yinsh_page``: a fresh context (cold cache) and page per test, as a :class:`BrowserPage`;
+  a returning visitor's (the first visit's question answered), unless the test is marked
+  ``first_visit``.
   It records console errors, uncaught page errors and every request that leaves the server's
   origin, and fails the test at teardown if any were seen. Opt out per test with
   ``yinsh_page.allow_error(r"regex")`` or ``yinsh_page.allow_offsite(r"regex")``.
@@ -29,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import SYSTEM_CHROMIUM, launch_options
+from browser import RETURNING_VISITOR, SYSTEM_CHROMIUM, launch_options
 from helpers import in_ci, unavailable
 from pages import GamePage, is_offsite, origin, shared_page_fixtures
 
@@ -253,6 +255,8 @@ def yinsh_page(
 ) -> Iterator[BrowserPage]:
     """A fresh context and page; fails at teardown on console/page errors or off-origin requests."""
     context = chromium_browser.new_context(viewport={"width": 1000, "height": 800})
+    if not request.node.get_closest_marker("first_visit"):
+        context.add_init_script(RETURNING_VISITOR)
     wrapped = BrowserPage(context, site_url, request.node.name)
     try:
         yield wrapped

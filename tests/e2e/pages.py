@@ -17,6 +17,7 @@ from typing import Any, Self
 from urllib.parse import quote, urlsplit
 
 import pytest
+from browser import RETURNING_VISITOR
 from clicks import click_point, row_spot
 
 from yinsh.board import point_name
@@ -71,14 +72,17 @@ class RecordedPage:
 
     A problem is a console error, an uncaught page error or a request leaving the origin of
     ``base_url``. ``context_options`` go to ``browser.new_context`` (the viewport is
-    1000 × 800 unless given). A subclass sets ``loaded`` once it has opened a page of the
+    1000 × 800 unless given). The visitor is a returning one (the first visit's question is
+    answered), unless ``first_visit``. A subclass sets ``loaded`` once it has opened a page of the
     site: only then is the page's guard checked.
     """
 
-    def __init__(self, browser: Any, base_url: str, **context_options: Any) -> None:
+    def __init__(self, browser: Any, base_url: str, first_visit: bool = False, **context_options: Any) -> None:
         self.base_url = base_url
         self.origin = origin(base_url)
         self.context = browser.new_context(**{"viewport": {"width": 1000, "height": 800}, **context_options})
+        if not first_visit:
+            self.context.add_init_script(RETURNING_VISITOR)
         self.problems: list[str] = []
         self.context.on("request", self._on_request)
         self.page = self.context.new_page()

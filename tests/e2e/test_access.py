@@ -234,8 +234,10 @@ def test_keyboard_shortcuts_help_and_tab_order(game_page):
     while "setup" not in order and len(order) < 30:
         page.keyboard.press("Tab")
         order.append(page.evaluate("document.activeElement.dataset.action || document.activeElement.id"))
-    assert order[:1] == ["keys"]
-    shown = ["rules", "guide-switch", "theme-choice", "hint", "new-game", "setup"]  # Undo/Redo: nothing yet
+    # the shortcuts' button shows where there is a mouse; this page emulates a touch screen
+    keys = ["keys"] if page.locator("button[data-action=keys]").is_visible() else []
+    assert order[:1] == (keys or ["rules"])
+    shown = keys + ["rules", "guide-switch", "theme-choice", "hint", "new-game", "setup"]  # Undo/Redo: nothing yet
     assert [a for a in order if a in shown] == shown
 
 
@@ -330,8 +332,8 @@ def test_a_phone_fits_the_board_and_plays_by_touch(phone):
         assert item["y"] >= 0 and item["y"] + item["height"] <= 667, selector
     prompt, actions = page.locator("#prompt").bounding_box(), page.locator("nav.actions").bounding_box()
     assert prompt["y"] + prompt["height"] <= actions["y"]
-    _assert_finger_sized(page, "nav.actions button:not([hidden])", "#game-menu summary", ".learn button",
-                         ".learn select")
+    _assert_finger_sized(page, "nav.actions button:not([hidden])", "#game-menu summary",
+                         "button[data-action=rules]", ".learn select", ".learn label")
     assert page.eval_on_selector("#board svg", "e => getComputedStyle(e).touchAction") == "none"
     # every point answers to a touch anywhere in its cell: nearest point within half a step
     spacing = _center(page, "e5")[1] - _center(page, "e4")[1]

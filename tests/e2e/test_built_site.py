@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from browser import RETURNING_VISITOR
 from pages import is_offsite, origin
 
 from yinsh.game import Game
@@ -154,6 +155,7 @@ def site(tmp_path: Path) -> Iterator[Site]:
 @pytest.fixture
 def context(chromium_browser: Any) -> Iterator[Any]:
     context = chromium_browser.new_context(viewport={"width": 1000, "height": 800})
+    context.add_init_script(RETURNING_VISITOR)
     try:
         yield context
     finally:

@@ -36,7 +36,7 @@ from yinsh.web.embedding import EmbedError, parse_embed, step_label
 from yinsh.web.graph import eval_graph_svg
 from yinsh.web.guide import guide_line
 from yinsh.web.history import History, mover_of, state_after
-from yinsh.web.prefs import THEMES, applied_theme, guide_on, theme_choice
+from yinsh.web.prefs import THEMES, applied_theme, guide_on, sound_on, theme_choice, welcome_choice, welcome_due
 from yinsh.web.preview import preview, row_at
 from yinsh.web.records import export_record, import_error_message, read_import, record_title
 from yinsh.web.rules import rules_html
@@ -294,9 +294,13 @@ def embeds(cases):
 
 
 def preferences(stored):
-    """Theme and guide choices read back from what ``localStorage`` holds."""
+    """Theme, guide, sound and first-visit choices read back from what ``localStorage`` holds,
+    and when the first visit's question is asked."""
+    links = [{}, {"n": "1"}, {"record": "1.e3"}, {"white": "ai-2"}, {"black": "human"}, {"you": "black"}]
     return [list(THEMES)] + [[theme_choice(s), applied_theme(theme_choice(s), True),
-                              applied_theme(theme_choice(s), False), guide_on(s)] for s in stored]
+                              applied_theme(theme_choice(s), False), guide_on(s), sound_on(s), welcome_choice(s),
+                              [welcome_due(s, params, returning) for params in links for returning in (False, True)]]
+                             for s in stored]
 
 
 def utf8(byte_lists):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .cues import schedule
 from .dom import element, warn, window
 
-__all__ = ["Audio"]
+__all__ = ["Audio", "AUDIO"]
 
 _QUIET = 0.0001
 """The gain a note rises from and fades to (an exponential ramp cannot reach 0)."""
@@ -65,3 +65,7 @@ class Audio:
         except Exception as exc:
             self.failed = True
             warn("the sound could not be played", exc)
+
+
+AUDIO = Audio()
+"""The page's one player (one ``AudioContext``): the view plays the moves, the switch a sample."""

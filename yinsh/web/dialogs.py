@@ -1,17 +1,28 @@
-"""The page's dialogs (PyScript, main thread): New game, "Discard this game?" and the keys.
+"""The page's dialogs (PyScript, main thread): the first visit's question, New game,
+"Discard this game?", the keys, and putting the game's result away.
 
+- A first visit opens with a small question (:meth:`Dialogs.greet`): "Play the computer
+  (level 2)" or "Two players here", remembered (:func:`~yinsh.web.prefs.welcome_due` says when
+  it is asked: not for a link that says what to play, nor for a returning visitor).
 - The New game dialog shows the current players, variant and pace; Start hands the chosen
   :class:`~yinsh.web.Settings` to ``start_game``.
 - Starting again while a game is in progress asks first: :meth:`Dialogs.confirm_new_game`.
 - The keyboard shortcuts (:data:`~yinsh.web.access.SHORTCUTS`) are listed in their own dialog.
+- The game's result, beside the board, goes away with its close button or a click elsewhere
+  (Escape: :meth:`~yinsh.web.session.Session.cancel`).
 """
 
 from __future__ import annotations
 
-from . import DELAYS, PLAYER_KINDS, VARIANTS, Settings
+from . import DELAYS, PLAYER_KINDS, STORAGE_KEY, VARIANTS, Settings, read_params
 from .access import SHORTCUTS
-from .dom import document, esc, find
+from .dom import document, esc, find, load, store, window
+from .prefs import WELCOME_KEY, welcome_due
+from .saved import SAVED_KEY
 from .session import Session
+
+WELCOME_COMPUTER = Settings(black="ai-2")
+"""What "Play the computer (level 2)" starts: the visitor is White, the computer Black at level 2."""
 
 __all__ = ["Dialogs"]
 
@@ -27,6 +38,8 @@ class Dialogs:
         self.form = self.setup.querySelector("form")
         self.confirm = document.getElementById("discard-dialog")
         self.keys = document.getElementById("keys-dialog")
+        self.welcome = document.getElementById("welcome-dialog")
+        self.banner = document.getElementById("banner")
         self.pending: tuple | None = None
         """A new game waiting for the person to agree that the game in progress may go."""
 
@@ -38,6 +51,57 @@ class Dialogs:
         listen(self.setup, "change", lambda event: self.sync_setup())
         listen(self.confirm, "click", self.on_confirm_click)
         listen(self.confirm, "close", lambda event: self.forget_pending())
+        listen(self.welcome, "click", self.on_welcome_click)
+        listen(self.welcome, "close", lambda event: self.answer_welcome("two"))  # Escape: put away
+        listen(self.banner, "click", self.on_banner_click)
+        listen(document, "pointerdown", self.on_pointer_down)
+
+    # ------------------------------------------------------------------ the first visit
+
+    def greet(self) -> None:
+        """Ask the first visit's question, if it is due."""
+        try:
+            params = read_params(str(window.location.search), str(window.location.hash))
+        except Exception:  # a link too long to read is a link all the same
+            return
+        returning = load(SAVED_KEY) is not None or load(STORAGE_KEY) is not None
+        if welcome_due(load(WELCOME_KEY), params, returning):
+            self.welcome.showModal()
+
+    def on_welcome_click(self, event) -> None:
+        button = find(event.target, "button[data-action]")
+        if button is None:
+            return
+        action = str(button.getAttribute("data-action"))
+        choice = {"welcome-computer": "computer", "welcome-two": "two", "welcome-setup": "other"}.get(action)
+        if choice is None:
+            return
+        self.answer_welcome(choice)
+        self.welcome.close()
+        if choice == "computer":
+            self.begin(WELCOME_COMPUTER)
+        elif choice == "two" and self.session.plays_computer():
+            self.begin(Settings(variant=self.session.settings.variant))
+        elif choice == "other":
+            self.open_setup()
+
+    def answer_welcome(self, choice: str) -> None:
+        """Remember the first visit's answer (the first one given: closing the dialog after a
+        button changes nothing)."""
+        if load(WELCOME_KEY) is None:
+            store(WELCOME_KEY, choice)
+
+    # ------------------------------------------------------------------ the game's result
+
+    def on_banner_click(self, event) -> None:
+        if find(event.target, "[data-action=close-result]") is not None:
+            self.session.close_result()
+
+    def on_pointer_down(self, event) -> None:
+        """A press anywhere but on the result puts it away (a press, not a click: the click
+        that ends the game has pressed before the result showed)."""
+        if not self.banner.hidden and find(event.target, "#banner") is None:
+            self.session.close_result()
 
     # ------------------------------------------------------------------ starting again
 

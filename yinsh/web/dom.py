@@ -23,7 +23,8 @@ try:
 except ImportError:
     create_proxy = document = is_none = to_js = window = None
 
-__all__ = ["document", "window", "create_proxy", "to_js", "find", "element", "esc", "warn", "listen", "ERROR_FLAG"]
+__all__ = ["document", "window", "create_proxy", "to_js", "find", "element", "esc", "warn", "listen", "load", "store",
+           "ERROR_FLAG"]
 
 ERROR_FLAG = "data-yinsh-error"
 """Set on ``<html>`` once a handler failed (the tests fail on it)."""
@@ -39,6 +40,24 @@ def find(target, selector: str):
     """``target.closest(selector)``, or ``None``."""
     target = element(target)
     return None if target is None or not hasattr(target, "closest") else element(target.closest(selector))
+
+
+def load(key: str) -> str | None:
+    """What ``localStorage`` keeps under ``key``, or ``None`` (nothing, or storage switched off)."""
+    try:
+        value = element(window.localStorage.getItem(key))
+    except Exception:  # storage can be switched off
+        return None
+    return None if value is None else str(value)
+
+
+def store(key: str, value: str) -> bool:
+    """Keep ``value`` under ``key`` in ``localStorage``; whether the browser kept it."""
+    try:
+        window.localStorage.setItem(key, value)
+    except Exception:
+        return False
+    return True
 
 
 def esc(text: str) -> str:

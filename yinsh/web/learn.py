@@ -1,5 +1,5 @@
 """The page's learning and display glue (PyScript, main thread): the Rules dialog, the
-first-game guide's switch and the theme.
+first-game guide's switch, the sound's switch and the theme.
 
 What to show is decided browser-free: the dialog's contents by :func:`~yinsh.web.rules.rules_html`
 (built the first time it opens), the guide's line by :func:`~yinsh.web.guide.guide_line` through
@@ -9,15 +9,27 @@ in and out of the DOM and ``localStorage``.
 
 from __future__ import annotations
 
-from .dom import document, element, window
-from .prefs import GUIDE_KEY, THEME_COLORS, THEME_KEY, applied_theme, guide_on, guide_value, theme_choice
+from .audio import AUDIO
+from .dom import document, element, load, store, window
+from .prefs import (
+    GUIDE_KEY,
+    SOUND_KEY,
+    THEME_COLORS,
+    THEME_KEY,
+    applied_theme,
+    guide_on,
+    guide_value,
+    sound_on,
+    sound_value,
+    theme_choice,
+)
 from .session import Session
 
 __all__ = ["Learning"]
 
 
 class Learning:
-    """The Rules dialog, the guide's switch and the theme of ``session``'s page."""
+    """The Rules dialog, the guide's and the sound's switches and the theme of ``session``'s page."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -25,26 +37,18 @@ class Learning:
         self.dialog = document.getElementById("rules-dialog")
         self.rules_button = document.querySelector("button[data-action=rules]")
         self.guide_switch = document.getElementById("guide-switch")
+        self.sound_switch = document.getElementById("sound-switch")
         self.theme_select = document.getElementById("theme-choice")
         self.dark_query = window.matchMedia("(prefers-color-scheme: dark)")
         self.rules_built = False
-        session.guide = guide_on(self.load(GUIDE_KEY))
-        self.theme = theme_choice(self.load(THEME_KEY))
+        session.guide = guide_on(load(GUIDE_KEY))
+        session.sound = sound_on(load(SOUND_KEY))
+        self.theme = theme_choice(load(THEME_KEY))
 
     # ---------------------------------------------------------------- storage
 
-    def load(self, key: str) -> str | None:
-        try:
-            value = window.localStorage.getItem(key)
-        except Exception:  # storage can be switched off: the defaults then
-            return None
-        value = element(value)
-        return None if value is None else str(value)
-
     def store(self, key: str, value: str) -> None:
-        try:
-            window.localStorage.setItem(key, value)
-        except Exception:
+        if not store(key, value):
             self.session.notices.append("This browser does not keep settings: the choice lasts for this page only.")
 
     # ---------------------------------------------------------------- wiring
@@ -52,9 +56,11 @@ class Learning:
     def attach(self, listen) -> None:
         """Show the stored choices, apply the theme and listen to the controls."""
         self.guide_switch.checked = self.session.guide
+        self.sound_switch.checked = self.session.sound
         self.theme_select.value = self.theme
         self.apply_theme()
         listen(self.guide_switch, "change", lambda event: self.set_guide(bool(self.guide_switch.checked)))
+        listen(self.sound_switch, "change", lambda event: self.set_sound(bool(self.sound_switch.checked)))
         listen(self.theme_select, "change", lambda event: self.set_theme(str(self.theme_select.value)))
         listen(self.dark_query, "change", lambda event: self.apply_theme())  # "Auto" follows the system
         listen(self.dialog, "click", self.on_dialog_click)
@@ -93,6 +99,16 @@ class Learning:
         self.session.guide = on
         self.guide_switch.checked = on
         self.store(GUIDE_KEY, guide_value(on))
+
+    # ---------------------------------------------------------------- the sound
+
+    def set_sound(self, on: bool) -> None:
+        """Sound on (a placement's sound says so, and it is heard from this click on) or off."""
+        self.session.sound = on
+        self.sound_switch.checked = on
+        self.store(SOUND_KEY, sound_value(on))
+        if on:
+            AUDIO.play(("place",))
 
     # ---------------------------------------------------------------- the theme
 

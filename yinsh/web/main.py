@@ -210,6 +210,7 @@ def start() -> App:
     if game.moves or game.ply or settings.query():
         app.save()
     app.refresh()
+    app.dialogs.greet()
     document.documentElement.setAttribute("data-yinsh-ready", "")
     window.performance.mark("yinsh:ready")
     return app

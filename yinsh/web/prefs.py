@@ -7,6 +7,9 @@
   key and names as here (tests/test_web_learning.py checks that they agree). Both set
   ``<meta name="theme-color">`` (the browser's own bars) to the palette's page colour.
 - The first-game guide: on unless the visitor turned it off.
+- Sound: off unless the visitor switched it on.
+- The first visit's choice, "Play the computer" or "Two players here": asked once
+  (:func:`welcome_due`), then remembered.
 
 Anything stored that is not understood is the default: a corrupt value never breaks the page.
 
@@ -16,14 +19,19 @@ Anything stored that is not understood is the default: a corrupt value never bre
 ('dark', 'high-contrast')
 >>> guide_on(None), guide_on("off"), guide_on(guide_value(True))
 (True, False, True)
+>>> sound_on(None), sound_on("loud"), sound_on(sound_value(True))
+(False, False, True)
+>>> welcome_due(None, {}, returning=False), welcome_due("two", {}, False), welcome_due(None, {"black": "ai-3"}, False)
+(True, False, False)
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["THEMES", "THEME_LABELS", "THEME_COLORS", "THEME_KEY", "GUIDE_KEY", "theme_choice", "applied_theme",
-           "guide_on", "guide_value"]
+__all__ = ["THEMES", "THEME_LABELS", "THEME_COLORS", "THEME_KEY", "GUIDE_KEY", "SOUND_KEY", "WELCOME_KEY",
+           "WELCOME_CHOICES", "LINK_KEYS", "theme_choice", "applied_theme", "guide_on", "guide_value", "sound_on",
+           "sound_value", "welcome_choice", "welcome_due"]
 
 THEMES: Final = ("auto", "light", "dark", "high-contrast")
 """The theme choices, in the order the panel offers them."""
@@ -35,6 +43,15 @@ THEME_KEY: Final = "yinsh:theme"
 """The ``localStorage`` key of the theme choice (also read by the script in ``index.html``)."""
 GUIDE_KEY: Final = "yinsh:guide"
 """The ``localStorage`` key of the guide's switch: ``'on'`` or ``'off'``."""
+SOUND_KEY: Final = "yinsh:sound"
+"""The ``localStorage`` key of the sound's switch: ``'on'`` or ``'off'``."""
+WELCOME_KEY: Final = "yinsh:welcome"
+"""The ``localStorage`` key of the first visit's choice, one of :data:`WELCOME_CHOICES`."""
+WELCOME_CHOICES: Final = ("computer", "two", "other")
+"""The first visit's answers: play the computer (level 2), two players here, or other players
+(the New game dialog); putting the question away counts as ``two``."""
+LINK_KEYS: Final = ("g", "record", "position", "white", "black", "you", "variant", "study")
+"""The parameters of a link that says what to play: such a link skips the first visit's question."""
 
 
 def theme_choice(stored: str | None) -> str:
@@ -59,3 +76,27 @@ def guide_on(stored: str | None) -> bool:
 def guide_value(on: bool) -> str:
     """What ``localStorage`` keeps for the guide's switch."""
     return "on" if on else "off"
+
+
+def sound_on(stored: str | None) -> bool:
+    """Whether moves make sounds: only once the visitor switched them on."""
+    return (stored or "").strip().lower() == "on"
+
+
+def sound_value(on: bool) -> str:
+    """What ``localStorage`` keeps for the sound's switch."""
+    return "on" if on else "off"
+
+
+def welcome_choice(stored: str | None) -> str | None:
+    """The first visit's choice kept in ``localStorage``, or ``None`` (not made, or not understood)."""
+    choice = (stored or "").strip().lower()
+    return choice if choice in WELCOME_CHOICES else None
+
+
+def welcome_due(stored: str | None, params: dict[str, str], returning: bool) -> bool:
+    """Whether the page opens with the first visit's question: not once it was answered
+    (``stored``), not for a link that says what to play (``params``, the page's URL
+    parameters: :data:`LINK_KEYS`), not for a ``returning`` visitor (a saved game or chosen
+    players are kept)."""
+    return welcome_choice(stored) is None and not returning and not any(key in params for key in LINK_KEYS)

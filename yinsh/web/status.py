@@ -61,6 +61,7 @@ class PlayerStatus(_Parts):
     rings: str
     """The score as ring icons (SVG)."""
     on_board: str
+    """How many rings are left to place, during the placement ('' once all are placed)."""
 
 
 class ReviewStatus(_Parts):
@@ -201,8 +202,7 @@ def players_shown(session: Session, thinking: bool) -> list[PlayerStatus]:
             color=color, active=active == color, thinking=thinking and active == color,
             kind=player_label(session.players[color]), score=score, need=need,
             rings="".join(ring_icon_svg(color, filled=i < score) for i in range(need)),
-            on_board=(_plural(on_board, "ring") + " on the board" if not s.in_placement
-                      else _plural(RINGS_PER_PLAYER - on_board, "ring") + " to place")))
+            on_board=_plural(RINGS_PER_PLAYER - on_board, "ring") + " to place" if s.in_placement else ""))
     return out
 
 def moves_shown(session: Session) -> list[tuple[int, str, str]]:

@@ -22,8 +22,8 @@ import asyncio
 from ..board import WINDOWS, point_name
 from ..render import board_svg, point_xy, preview_svg
 from .access import START_POINT, Announcer
-from .audio import Audio
-from .dom import create_proxy, document, element, esc, to_js, warn, window
+from .audio import AUDIO
+from .dom import create_proxy, document, element, esc, warn, window
 from .graph import eval_graph_svg
 from .status import Status
 
@@ -56,7 +56,6 @@ class View:
         self.motion_seen = 0
         self.focus_point = START_POINT
         """The point the keyboard acts on (ringed while the board has the keyboard's focus)."""
-        self.audio = Audio()
 
     def _changed(self, part: str, value: object) -> bool:
         """Whether ``part`` must be drawn again to show ``value`` (and remember it)."""
@@ -126,7 +125,7 @@ class View:
         fresh = motion.token != self.motion_seen
         self.motion_seen = motion.token
         if fresh and status.sounds:
-            self.audio.play(status.sounds)
+            AUDIO.play(status.sounds)
             self.root.setAttribute("data-sounds", " ".join(status.sounds))
         if not self._changed("board", status.board) and not fresh:
             return
@@ -233,6 +232,9 @@ class View:
             rings.setAttribute("aria-label", f"{player.score} of {player.need} rings removed")
             rings.setAttribute("title", f"{player.score} ring{'s' * (player.score != 1)} removed")
             el.querySelector(".on-board").textContent = player.on_board
+            strip = _get("strip-" + player.color)  # a phone's strip above the board
+            strip.classList.toggle("active", player.active)
+            strip.querySelector(".strip-score").textContent = f"{player.score}/{player.need}"
 
     def draw_buttons(self, status: Status) -> None:
         key = (status.can_undo, status.can_redo, status.hint_hidden, status.hint_disabled, status.hint_busy,
@@ -268,6 +270,7 @@ class View:
             return
         _get("pool").classList.toggle("low", bool(status.pool_warning))
         _get("pool-count").textContent = str(status.pool)
+        _get("strip-pool").textContent = str(status.pool)
         warning = _get("pool-warning")
         warning.hidden = not status.pool_warning
         warning.textContent = status.pool_warning
@@ -310,14 +313,12 @@ class View:
             graph = f'<p class="eval-note">{esc(review.values)}</p>'
         if self._changed("graph", graph):
             _get("eval-graph").innerHTML = graph
+        if opens:  # the panel may scroll (a phone, a low window): the review area in view
+            _reveal(area, document.querySelector("#panel .panel-body"))
         button = element(document.querySelector(f'#moves [data-ply="{review.at}"]')) if review.at else None
         if button is not None and button.getAttribute("aria-current") != "step":
             button.setAttribute("aria-current", "step")
-            # last: the review area, now laid out, takes room from the list
-            button.scrollIntoView(to_js({"block": "nearest"}))
-        if opens:  # the page or panel may scroll (a phone, a low window): the review area in
-            # view above the sticky actions (its scroll-margin), on a phone the board too
-            area.scrollIntoView(to_js({"block": "end"}))
+            _reveal(button, document.querySelector("#panel .move-scroll"))
 
     def _roving_tab_stop(self, ply: int) -> None:
         """One Tab stop for the whole list (the move shown, else the last; arrow keys go on
@@ -358,8 +359,27 @@ class View:
         self.live.textContent = text + ("\u00a0" if said == text else "")  # said again
 
 
+def _reveal(shown, box) -> None:
+    """Scroll ``box`` (and nothing else: not the page, unlike ``scrollIntoView``) so that
+    ``shown``, inside it, is in view."""
+    outer, inner = box.getBoundingClientRect(), shown.getBoundingClientRect()
+    if float(inner.top) < float(outer.top):
+        box.scrollTop = float(box.scrollTop) - (float(outer.top) - float(inner.top))
+    elif float(inner.bottom) > float(outer.bottom):
+        box.scrollTop = float(box.scrollTop) + min(float(inner.bottom) - float(outer.bottom),
+                                                   float(inner.top) - float(outer.top))
+
+
 def _move_items(moves: list[tuple[int, str, str]], first: int) -> str:
     return "".join(
         f'<li class="{color}" value="{number}"><button type="button" class="move" data-ply="{i + 1}" '
-        f'tabindex="-1"><span class="num">{number}.</span><span class="mv">{esc(text)}</span></button></li>'
+        f'tabindex="-1"><span class="num">{number}.</span><span class="mv">{_move_parts(text)}</span></button></li>'
         for i, (number, color, text) in enumerate(moves) if i >= first)
+
+
+def _move_parts(text: str) -> str:
+    """A move's notation in parts that never break inside (``i9-e9;`` ``xf9-j9xd8``): a long
+    move wraps only after a ``;``."""
+    parts = text.split(";")
+    return "<wbr>".join(f'<span class="part">{esc(part)}{";" if i < len(parts) - 1 else ""}</span>'
+                        for i, part in enumerate(parts))
