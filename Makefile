@@ -1,4 +1,7 @@
 # The two commands a new user needs: `make play` and `make test`.
+# Playing needs only the browser runtime (npm) and Python's standard library: no virtualenv, no
+# Python package. The test toolchain (pytest, hypothesis, playwright, ruff, mypy) and Chromium are
+# `make test`'s, installed by `make setup`.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -26,8 +29,8 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	fi
 
-play: setup
-	$(PY) -m yinsh serve --port $(PORT)
+play: static/vendor/.installed
+	$(PYTHON) -m yinsh serve --port $(PORT)
 
 test: setup
 	$(PY) -m pytest

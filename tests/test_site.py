@@ -503,3 +503,17 @@ def test_pages_workflow_and_makefile():
     assert re.search(r"^site:.*\n\t.*-m yinsh build-site \$\(DIST\)", makefile, re.M)
     assert re.search(r"^bench-web:.*\n\t.*scripts/bench_web\.py", makefile, re.M)
     assert "docs/HOSTING.md" in makefile and (ROOT / "docs/HOSTING.md").is_file()
+
+
+def test_make_play_installs_only_what_playing_needs():
+    """`make play` fetches the browser runtime and serves with the system's Python: no
+    virtualenv, no test toolchain (that is `make setup`'s, for `make test`); the project's
+    metadata gives setuptools nothing to warn about (a licence as an SPDX string)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    play = re.search(r"^play:(.*)\n((?:\t.*\n)+)", makefile, re.M)
+    assert play is not None
+    prerequisites, recipe = play.group(1).split(), play.group(2)
+    assert prerequisites == ["static/vendor/.installed"], prerequisites
+    assert "$(PYTHON) -m yinsh serve" in recipe and "$(PY)" not in recipe and "pip" not in recipe
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'^license = "MIT"$', pyproject, re.M) and 'requires = ["setuptools>=77"]' in pyproject
