@@ -46,13 +46,13 @@ bench: $(VENV)/.installed
 bench-micropython: $(VENV)/.installed static/vendor/.installed
 	$(PY) scripts/bench_micropython.py $(BENCH_MICROPYTHON_ARGS)
 
-# The self-contained site (docs/HOSTING.md): the page, the package, the runtime files it uses and
-# the offline copy, in $(DIST)/. Needs only the vendored runtime and Python >= 3.11.
-site: static/vendor/.installed
-	$(PYTHON) -m yinsh build-site $(DIST)
+# The self-contained site (docs/HOSTING.md): the page, the package (the page's modules precompiled
+# for MicroPython by mpy-cross), the runtime files it uses and the offline copy, in $(DIST)/.
+site: $(VENV)/.installed static/vendor/.installed
+	$(PY) -m yinsh build-site $(DIST)
 
 serve-site: site
-	$(PYTHON) -m yinsh serve --root $(DIST) --port $(PORT)
+	$(PY) -m yinsh serve --root $(DIST) --port $(PORT)
 
 # Start-up of the built site next to a bare PyScript page, in headless Chromium (about 1 min).
 bench-web: setup

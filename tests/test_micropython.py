@@ -6,7 +6,9 @@ with the same arguments: perft of the notation example, the legal moves of rando
 every fixture game replayed (records, tags, results, position and game codes both ways),
 errors and their messages, turns built click by click, boards drawn, and the browser-free
 page modules (links, settings and saved games, records out and in, what a screen reader
-hears, the guide, undo and redo, the rules panel, the evaluation graph, the embed). All of
+hears, the guide, undo and redo, the rules panel, the evaluation graph, the embed, and the
+page's session: a game against the computer decision by decision, what the page shows after
+each). All of
 them run in one MicroPython process per session. Without Node.js or the npm package the lane
 is skipped here and fails under CI (``make setup`` installs both).
 
@@ -122,6 +124,9 @@ CALLS: list[tuple[str, list]] = [
     ]]),
     ("preferences", [[None, "", " Dark ", "sepia", "high-contrast", "off", "on", "OFF ", "two", " Computer",
                       "other", "three"]]),
+    ("session", [LONG_GAME, "ai-2", []]),
+    ("session", [SINGLE_ROW, "ai-1", [11]]),
+    ("session", [OUT_OF_MARKERS, "ai-3", []]),
     ("utf8", [[[99, 97, 102, 195, 169], [255], [195], [237, 160, 128], [240, 159, 152, 128, 33], [244, 144, 128, 128],
                [0xE0, 0x80, 0x41], [0xF0, 0x9F, 0x98], [0xC0, 0xAF], []]]),
     # issue 13's hostile inputs and the largest the limits let through, each at its door (not

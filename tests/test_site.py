@@ -162,13 +162,28 @@ class TestContents:
         read = json.loads if config.endswith(".json") else tomllib.loads
         source = read((ROOT / config).read_text(encoding="utf-8"))
         built = read((out / config).read_text(encoding="utf-8"))
-        assert built["files"] == source["files"], "[files] is shipped exactly as written"
+        if "micropython" in runtime:  # the modules as MicroPython bytecode, the rest as written
+            source["files"] = {k[:-3] + ".mpy" if k.endswith(".py") else k: v for k, v in source["files"].items()}
+        assert built["files"] == source["files"], "[files] is shipped as written (MicroPython's modules as .mpy)"
         assert re.fullmatch(r"\./static/vendor/" + runtime, built["interpreter"])
         assert (out / built["interpreter"]).is_file()
         for url in built["files"]:
             assert (out / url).is_file(), url
         assert {k: v for k, v in built.items() if k != "interpreter"} == {
             k: v for k, v in source.items() if k != "interpreter"}
+
+    def test_the_page_s_modules_ship_as_micropython_bytecode(self, site):
+        """Precompiled for the vendored MicroPython; a module only the page imports ships as
+        bytecode alone, one the worker imports too also as source."""
+        out, _ = site
+        config = tomllib.loads((out / "pyscript.toml").read_text(encoding="utf-8"))
+        modules = [k.removeprefix("./") for k in config["files"] if k.endswith(".mpy")]
+        assert "yinsh/web/view.mpy" in modules and "typing.mpy" not in modules  # (the stubs are in mpy/)
+        for module in modules:
+            data = (out / module).read_bytes()
+            assert data[:2] == b"M\x06", f"{module} is no MicroPython bytecode of version 6"
+        assert not (out / "yinsh/web/view.py").exists(), "only the page imports it: no source needed"
+        assert (out / "yinsh/game.py").exists() and (out / "yinsh/game.mpy").exists(), "the worker imports it too"
 
     def test_files_named_in_code_ship(self, site):
         """The worker's script and configuration, which the page names in its Python."""

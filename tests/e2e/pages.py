@@ -58,6 +58,22 @@ def guard_problem(whose: str = "the page's guard") -> str:
     return f"{whose} caught an exception (see the console warning)"
 
 
+#: JavaScript: whether the page asks if a link's game may replace the game in progress.
+ASKING_JS = "() => !!document.getElementById('replace-dialog')?.open"
+
+
+def follow_link(page: Any, fragment: str, expect: str, timeout: float = 10_000) -> None:
+    """Open ``#fragment`` in ``page`` as a person pastes a link into the tab; if the page asks
+    whether the link's game may replace the game in progress, say yes; wait until the board
+    shows the record ``expect``."""
+    page.evaluate("f => { location.hash = f; }", fragment)
+    page.wait_for_function("([r, asking]) => document.getElementById('board').dataset.record === r || eval(asking)()",
+                           arg=[expect, ASKING_JS], timeout=timeout)
+    if page.evaluate(ASKING_JS):
+        page.click("#replace-dialog button[data-action=open-link]")
+    page.wait_for_function("r => document.getElementById('board').dataset.record === r", arg=expect, timeout=timeout)
+
+
 def save_settled_screenshot(page: Any, name: str, *, full_page: bool = False) -> Path:
     """A PNG of ``page`` in test-artifacts/, once the last move's slide and flips are over."""
     ARTIFACTS.mkdir(exist_ok=True)
@@ -168,15 +184,16 @@ class GamePage(RecordedPage):
             fragment += "&position=" + position
         if self.boot_failure:
             pytest.fail(f"the shared page did not boot: {self.boot_failure}", pytrace=False)
-        if not self.loaded:
+        first = not self.loaded
+        if first:
             self.page.goto(f"{self.base_url}/index.html#{fragment}")
             self.wait_ready()
             self.loaded = True
-        else:
-            self.page.evaluate("f => { location.hash = f; }", fragment)
         if expect is None:
             expected = Game.from_record(record) if record else Game.from_position(position) if position else Game()
             expect = expected.record()
+        if not first:
+            follow_link(self.page, fragment, expect)
         self.wait_record(expect)
 
     def begin_test(self) -> None:
@@ -242,9 +259,9 @@ class LinkedGamePage(RecordedPage):
             self.page.goto(f"{self.base_url}/index.html#{fragment}")
             self.page.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=self.BOOT_TIMEOUT_MS)
             self.loaded = True
+            self.page.wait_for_function("r => document.getElementById('board').dataset.record === r", arg=expect)
         else:
-            self.page.evaluate("f => { location.hash = f; }", fragment)
-        self.page.wait_for_function("r => document.getElementById('board').dataset.record === r", arg=expect)
+            follow_link(self.page, fragment, expect, timeout=30_000)
         return self.page
 
 

@@ -24,6 +24,7 @@ from pages import (
     AI_TIMEOUT_MS,
     MOVES_JS,
     LinkedGamePage,
+    follow_link,
     serve_failing_worker,
     shared_page_fixtures,
     wait_for_person,
@@ -274,8 +275,7 @@ def test_a_stale_answer_is_discarded(ai_page):
     click_point(page, "g7")
     page.wait_for_function("document.documentElement.dataset.ai === 'thinking'", timeout=AI_TIMEOUT_MS)
     other = "1.e3 2.a5 3.b5"
-    page.evaluate("h => { location.hash = h; }", f"record={quote(other)}")  # the players stay
-    page.wait_for_function("r => document.getElementById('board').dataset.record === r", arg=other)
+    follow_link(page, f"record={quote(other)}", other)  # the players stay
     page.wait_for_function("n => document.documentElement.dataset.aiDiscarded === String(n)", arg=discarded + 2,
                            timeout=AI_TIMEOUT_MS)
     # the computer now answers in the new game (Black to move after 3 moves), not the old one

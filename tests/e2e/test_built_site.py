@@ -263,6 +263,7 @@ def test_offline_the_computer_plays_once_it_has_played(site: Site, context: Any)
     context.set_offline(True)
     page.goto(site.url + "?white=human&black=ai-1#n=2")
     wait_ready(page, recorder)
+    page.click("#replace-dialog button[data-action=open-link]")  # a new game: the saved one may go
     click(page, "e5")
     page.wait_for_function("() => document.getElementById('board').dataset.record.split(' ').length >= 2",
                            timeout=AI_TIMEOUT_MS)

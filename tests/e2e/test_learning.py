@@ -15,8 +15,9 @@ from typing import Any
 from urllib.parse import quote
 
 from clicks import click_point
-from pages import RecordedPage, shared_page_fixtures
+from pages import RecordedPage, follow_link, shared_page_fixtures
 
+from yinsh.game import Game
 from yinsh.record import read_records
 from yinsh.web.guide import FIRST_PICK, FIRST_TARGET, PLACE
 from yinsh.web.prefs import GUIDE_KEY, THEME_COLORS, THEME_KEY, THEMES
@@ -54,9 +55,7 @@ class LearningPage(RecordedPage):
         self.page.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=BOOT_TIMEOUT_MS)
 
     def open_record(self, record: str) -> None:
-        self.page.evaluate("r => { location.hash = 'record=' + r; }", quote(record))
-        self.page.wait_for_function("n => document.getElementById('board').dataset.record.split(' ').length === n",
-                                    arg=len(record.split()), timeout=10_000)
+        follow_link(self.page, "record=" + quote(record), Game.from_record(record).record())
 
     def guide(self) -> str:
         """The guide's line, or '' while it is hidden."""

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 import pytest
 from clicks import click_point, row_spot
-from pages import RecordedPage
+from pages import ASKING_JS, RecordedPage
 
 from yinsh.board import point_name
 from yinsh.game import Game
@@ -48,6 +48,10 @@ class Player(RecordedPage):
             self.page.goto(url)
             self.loaded = True
         self.wait_ready()
+        self.page.wait_for_function("([r, asking]) => document.getElementById('board').dataset.record === r "
+                                    "|| eval(asking)()", arg=[record, ASKING_JS], timeout=BOOT_TIMEOUT_MS)
+        if self.page.evaluate(ASKING_JS):  # the link's game replaces the game in progress: yes
+            self.page.click("#replace-dialog button[data-action=open-link]")
         self.wait_record(record)
 
     def boot(self, path: str) -> None:
@@ -234,10 +238,83 @@ def test_the_game_survives_a_new_visit_and_bad_saved_data_gives_a_fresh_game(ali
     alice.wait_record(played)
     assert "#g=G1" in alice.page.url
 
-    alice.page.evaluate("localStorage.setItem('yinsh.saved', '{\"version\": 1, \"game\": \"G1broken\"}')")
+    broken = '{"version": 1, "game": "G1broken"}'
+    alice.page.evaluate("t => localStorage.setItem('yinsh.saved', t)", broken)
     alice.boot("/index.html")
     alice.wait_record("")
     assert "Your saved game could not be read" in alice.page.inner_text("#notices")
+    # kept aside for a bug report, not lost to the next autosave
+    assert alice.page.evaluate("localStorage.getItem('yinsh.saved.unreadable')") == broken
+
+
+def in_progress(player: Player, moves: int = 12) -> str:
+    """Give ``player`` a game in progress (the notation example and two ring moves); its record."""
+    game = Game()
+    for move in NOTATION_EXAMPLE.moves[:10]:
+        game.push(move)
+    open_record(player, game.record())
+    for _ in range(moves - 10):
+        move = next(m for m in game.legal_moves() if m.kind == "move" and not m.after)
+        player.play(move)
+        game.push(move)
+        player.wait_record(game.record())
+    return game.record()
+
+
+def test_a_link_that_would_replace_the_game_in_progress_asks_first(alice):
+    mine = in_progress(alice)
+    other = GAMES[1].game.record()
+    dialog = alice.page.locator("#replace-dialog")
+    alice.page.evaluate("h => { location.hash = h; }", "record=" + quote(other))
+    dialog.wait_for(state="visible")
+    assert "12 moves played" in alice.page.inner_text("#replace-text") and alice.record() == mine
+    alice.page.click("#replace-dialog button[data-action=keep-mine]")
+    alice.wait_record(mine)
+    assert "#g=G1" in alice.page.url and "record=" not in alice.page.url  # the address is the game's again
+    assert "the link's game was not opened" in alice.page.inner_text("#notices")
+    alice.page.evaluate("h => { location.hash = h; }", "record=" + quote(other))
+    dialog.wait_for(state="visible")
+    alice.page.keyboard.press("Escape")  # closing the question keeps the game too
+    alice.wait_record(mine)
+    alice.page.evaluate("h => { location.hash = h; }", "n=1&record=" + quote(other))
+    dialog.wait_for(state="visible")
+    alice.page.click("#replace-dialog button[data-action=open-link]")
+    alice.wait_record(other)
+    # a link that continues the game in progress opens without a question
+    longer = GAMES[1].game.copy()
+    longer.undo()
+    open_record(alice, longer.record())
+    assert dialog.is_hidden()
+
+
+def test_a_new_visit_by_link_asks_before_replacing_the_saved_game(alice):
+    mine = in_progress(alice, 11)
+    other = GAMES[2].game.record()
+    alice.page.goto(f"{alice.base_url}/index.html?n=2#record={quote(other)}")
+    alice.wait_ready()
+    alice.page.locator("#replace-dialog").wait_for(state="visible")
+    alice.wait_record(other)  # the link's game is shown behind the question; the saved one is kept meanwhile
+    assert "G1" in alice.page.evaluate("JSON.parse(localStorage.getItem('yinsh.saved')).game")
+    alice.page.click("#replace-dialog button[data-action=keep-mine]")
+    alice.wait_record(mine)
+    alice.boot("/index.html")  # the saved game is still the one in progress
+    alice.wait_record(mine)
+
+
+def test_a_bad_link_keeps_the_game_in_progress(alice):
+    mine = in_progress(alice, 11)
+    alice.page.evaluate("h => { location.hash = h; }", "record=" + quote("1.e3 2.e3"))
+    alice.page.wait_for_function("() => document.getElementById('notices').textContent.includes('Could not open')")
+    assert alice.record() == mine and "#g=G1" in alice.page.url
+    assert alice.page.locator("#replace-dialog").is_hidden()
+
+
+def test_a_game_from_a_position_cannot_be_played_by_link(alice):
+    position = Game.from_record(NOTATION_EXAMPLE.record()).position()
+    alice.go(f"{alice.base_url}/index.html#position={position}", Game.from_position(position).record())
+    alice.page.click("#game-menu summary")
+    assert alice.page.locator("#game-menu button[data-action=copy-opponent-link]").is_disabled()
+    alice.page.click("#game-menu summary")  # closed again
 
 
 # --------------------------------------------------------------------------- links

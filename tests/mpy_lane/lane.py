@@ -31,7 +31,8 @@ ENTRY_MODULES = (
     "yinsh/record.py", "yinsh/sgf.py", "yinsh/position.py", "yinsh/link.py",
     "yinsh/web/__init__.py", "yinsh/web/access.py", "yinsh/web/history.py", "yinsh/web/guide.py",
     "yinsh/web/prefs.py", "yinsh/web/rules.py", "yinsh/web/graph.py", "yinsh/web/records.py",
-    "yinsh/web/saved.py", "yinsh/web/embedding.py", "yinsh/web/preview.py", "yinsh/web/cues.py",
+    "yinsh/web/saved.py", "yinsh/web/embedding.py", "yinsh/web/session.py", "yinsh/web/status.py",
+    "yinsh/web/computer.py", "yinsh/web/preview.py", "yinsh/web/cues.py",
 )
 """The modules of the page's main thread that need no browser (files of the repository)."""
 LANE_ONLY = ("yinsh/perft.py",)

@@ -41,6 +41,8 @@ from yinsh.web.preview import preview, row_at
 from yinsh.web.records import export_record, import_error_message, read_import, record_title
 from yinsh.web.rules import rules_html
 from yinsh.web.saved import SavedGameError, saved_from_json, saved_to_json
+from yinsh.web.session import Session
+from yinsh.web.status import status
 
 
 def imports(modules):
@@ -369,4 +371,66 @@ def previews(text, first, last):
             out.append(["cues", list(move_cues(replay.state, move)),
                         [[start, note.hz, note.ms] for start, note in schedule(move_cues(replay.state, move))]])
         replay.play(move)
+    return out
+
+
+def _shown(session):
+    """What the page shows, as plain data (the board as its SVG)."""
+    s = status(session)
+    board = dict(s.board)
+    position = board.pop("position")
+    return [s.prompt, s.detail, s.spoken, s.guide, s.message, list(s.notices), s.record, s.position, s.result,
+            s.phase, s.turn_color, s.to_move, s.hint, s.ai, s.discarded, s.pool, s.pool_warning,
+            [list(m) for m in s.moves], s.can_undo, s.can_redo, s.hint_hidden, s.hint_disabled, s.hint_busy,
+            s.pause_hidden, s.pause_label, s.send_link, s.by_link, [list(r) for r in s.row_choices],
+            list(s.banner) if s.banner else None,
+            [[p.color, p.active, p.thinking, p.kind, p.score, p.need, p.rings, p.on_board] for p in s.players],
+            None if s.review is None else [s.review.at, s.review.count, s.review.first_number, s.review.label,
+                                           s.review.values],
+            s.motion.animate, len(s.motion.frames), board_svg(position, **board), list(s.motion.sounds),
+            s.preview_note, None if s.preview is None else [s.preview.ring, list(s.preview.flips),
+                                                            list(s.preview.rows), s.preview.row]]
+
+
+def session(text, black, answers):
+    """A game at the page against a computer playing Black at ``black``: the moves of ``text``,
+    White's clicked decision by decision, Black's given as the worker's JSON answers (the
+    ``answers`` list says which of them, by index, answer with an illegal move instead); then
+    undo, redo, review and a stale answer. What the page shows after every step."""
+    target = Game.from_record(text)
+    page = Session(Game(), Settings(black=black), seed=7)
+    page.computer_state("ready")
+    out = [_shown(page)]
+    for i, move in enumerate(target.moves):
+        if page.game.result is not None or page.players[page.game.to_move] == "human" and page.game.to_move == "black":
+            break
+        if page.person_to_move():
+            for decision in decisions_of(move):
+                if decision.kind == "row":
+                    page.click_row(decision.value)
+                elif decision.kind != "pass":
+                    page.click_point(decision.value)
+                destinations = sorted(page.turn.destinations)
+                page.point_to(destinations[len(destinations) // 2] if destinations else None)
+                out.append(_shown(page))
+        else:
+            (request,) = page.requests()
+            answer = "e3-e10" if i in answers else str(move)
+            page.receive_move(request, '{"ok": true, "move": "' + answer + '"}')
+            out.append(_shown(page) + [[r.kind, r.level, r.seed, r.pause_ms] for r in page.requests()])
+    page.undo()
+    out.append(_shown(page))
+    page.redo()
+    out.append(_shown(page))
+    if page.game.moves:
+        page.review(1)
+        out.append(_shown(page) + [[r.kind, r.text] for r in page.requests()])
+        page.step_review("last")
+        page.leave_review()
+    page.ask_hint()
+    stale = page.requests()
+    page.undo()
+    for request in stale:
+        page.receive_hint(request, '{"ok": true, "move": "pass"}')
+    out.append(_shown(page))
     return out

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .bytecode import compile_modules, files_as_mpy, mpy_path
 from .collect import Collector, expand_files, manifest_images
 from .common import (
     BOARD_CSS_HEADER,
@@ -154,16 +155,22 @@ def _rewrite_page(page: str, html: str, urls: dict[str, str], hashes: dict[str, 
     return "".join(out)
 
 
-def _preload_files(page: str, html: str, builder: Collector) -> str:
-    """``html`` with a preload for every file its PyScript config maps: the browser fetches them
-    beside the interpreter instead of after it (PyScript reads the config first); each link
-    matches PyScript's own fetch of the file (same URL, same-origin credentials)."""
+def _preload_files(page: str, html: str, builder: Collector, compiled: dict[str, bytes]) -> str:
+    """``html`` with a preload for every file its PyScript config maps (a module ``compiled``
+    as its ``.mpy``): the browser fetches them beside the interpreter instead of after it
+    (PyScript reads the config first); each link matches PyScript's own fetch of the file
+    (same URL, same-origin credentials)."""
     base = posixpath.dirname(page)
     links = []
     for tag, attrs, _, _ in StartTags(html).tags:
         value = attrs.get("config") if tag == "script" else None
-        config = builder.configs.get(resolve(value, base, page) or "") if value else None
+        path = resolve(value, base, page) if value else None
+        config = builder.configs.get(path or "")
+        mpy = path in builder.micropython_configs()
         for source in expand_files((config.data.get("files") or {}) if config else {}, page):
+            target = resolve(source, "", page)
+            if mpy and target in compiled:
+                source = source[: -len(".py")] + ".mpy"
             links.append(f'  <link rel="preload" href="{escape(source, quote=True)}" as="fetch" '
                          'crossorigin="anonymous">\n')
     if not links:
@@ -240,6 +247,14 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
         except BuildError:
             pass
 
+    # -- MicroPython's modules, precompiled (bytecode.py) --------------------------------
+    mpy_configs = builder.micropython_configs()
+    compiled = compile_modules(root, sorted(p for p, by in builder.mapped_by.items()
+                                            if p.endswith(".py") and by & mpy_configs))
+    for path in compiled:  # a module only MicroPython imports ships as bytecode alone
+        if builder.mapped_by[path] <= mpy_configs and path not in builder.named_in_code:
+            builder.sources.discard(path)
+
     # -- contents: what each site file holds, under which path --------------------------
     contents: dict[str, bytes] = {}  # site path → bytes
     kinds: dict[str, str] = {}
@@ -295,6 +310,14 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
                     raise BuildError(f"{path}: could not rewrite its interpreter line")
                 if tomllib.loads(text).get("interpreter") != new:
                     raise BuildError(f"{path}: rewriting the interpreter changed more than the interpreter")
+            if path in mpy_configs:
+                if path.endswith(".json"):
+                    raise BuildError(f"{path}: a MicroPython config must be TOML (its modules are renamed .mpy)")
+                text = files_as_mpy(text, set(compiled), posixpath.dirname(path))
+                expected = {k[: -len(".py")] + ".mpy" if resolve(k, posixpath.dirname(path), path) in compiled
+                            else k: v for k, v in builder.configs[path].data["files"].items()}
+                if tomllib.loads(text).get("files") != expected:
+                    raise BuildError(f"{path}: renaming its modules .mpy changed more than their names")
             return text.encode()
         if path.endswith(".css") and path in builder.refs:
             text = raw.decode("utf-8")
@@ -334,6 +357,9 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
 
     for path in sorted(builder.sources):
         ensure(path)
+    for path, data in compiled.items():
+        contents[mpy_path(path)] = data
+        kinds[mpy_path(path)] = "package"
 
     # -- the pages ---------------------------------------------------------------------
     m = _BOARD.search(pages[PAGE])
@@ -341,7 +367,7 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
         raise BuildError(f"{PAGE} lost its <!-- board:begin --> … <!-- board:end --> markers")
     pages[PAGE] = pages[PAGE][: m.start(2)] + _board_markup() + "\n" + pages[PAGE][m.end(2):]
     for page, html in pages.items():
-        pages[page] = _preload_files(page, _rewrite_page(page, html, urls, hashes, rewrite_config), builder)
+        pages[page] = _preload_files(page, _rewrite_page(page, html, urls, hashes, rewrite_config), builder, compiled)
 
     def site_url(path: str) -> str:
         if kinds[path] == "page":

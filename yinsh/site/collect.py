@@ -47,6 +47,8 @@ class Collector:
         self.configs: dict[str, Config] = {}
         self.interpreters: dict[str, str] = {}  # config (path, or where an inline one is) → its runtime directory
         self.page_configs: set[str] = set()  # the configs a page names: its main thread's runtime
+        self.mapped_by: dict[str, set[str]] = {}  # file → the configs whose [files] map it
+        self.named_in_code: set[str] = set()  # files a string literal of Python code names
         self.features: set[str] = set()
         self.runtime_entries: dict[str, set[str]] = {}  # vendor dir → files named from outside
         self.refs: dict[str, set[str]] = {}  # file → files it refers to (for versioned rewriting)
@@ -160,6 +162,7 @@ class Collector:
             path = resolve(source, base, f"{name} [files]")
             if path:
                 self.need(path, f"{name} [files]", "plain")
+                self.mapped_by.setdefault(path, set()).add(name)
         for entry in data.get("fetch") or []:
             prefix = entry.get("from", "")
             for item in entry.get("files") or []:
@@ -180,6 +183,7 @@ class Collector:
             if target in NEVER_SHIPPED or target.startswith("../") or not self.exists(target):
                 continue
             self.need(target, f"{path} (string {name!r})", "plain")
+            self.named_in_code.add(target)
 
     def scan_css(self, path: str) -> None:
         text = (self.root / path).read_text(encoding="utf-8")
@@ -200,6 +204,10 @@ class Collector:
             if target:
                 self.need(target, f"{path} icons", "image")
                 self.refs.setdefault(path, set()).add(target)
+
+    def micropython_configs(self) -> set[str]:
+        """The configs (their paths) whose interpreter is MicroPython."""
+        return {c for c, vendor in self.interpreters.items() if c in self.configs and vendor.endswith("/micropython")}
 
     def on_demand_runtimes(self) -> set[str]:
         """The runtime directories only a worker started from Python code uses (the computer

@@ -1,12 +1,15 @@
 """The page's dialogs (PyScript, main thread): the first visit's question, New game,
-"Discard this game?", the keys, and putting the game's result away.
+"Discard this game?", "Open the game from this link?", the keys, and putting the game's result
+away.
 
 - A first visit opens with a small question (:meth:`Dialogs.greet`): "Play the computer
   (level 2)" or "Two players here", remembered (:func:`~yinsh.web.prefs.welcome_due` says when
   it is asked: not for a link that says what to play, nor for a returning visitor).
 - The New game dialog shows the current players, variant and pace; Start hands the chosen
-  :class:`~yinsh.web.Settings` to ``start_game``.
+  :class:`~yinsh.web.Settings` to ``begin``.
 - Starting again while a game is in progress asks first: :meth:`Dialogs.confirm_new_game`.
+- A link whose game would replace a game in progress without continuing it asks first:
+  :meth:`Dialogs.confirm_link` (closing the dialog keeps the game in progress).
 - The keyboard shortcuts (:data:`~yinsh.web.access.SHORTCUTS`) are listed in their own dialog.
 - The game's result, beside the board, goes away with its close button or a click elsewhere
   (Escape: :meth:`~yinsh.web.session.Session.cancel`).
@@ -40,8 +43,11 @@ class Dialogs:
         self.keys = document.getElementById("keys-dialog")
         self.welcome = document.getElementById("welcome-dialog")
         self.banner = document.getElementById("banner")
+        self.replace = document.getElementById("replace-dialog")
         self.pending: tuple | None = None
         """A new game waiting for the person to agree that the game in progress may go."""
+        self.link_choice: tuple | None = None
+        """What to do once the person has answered the link's question: (open it, keep mine)."""
 
     def attach(self, listen) -> None:
         self.keys.querySelector("dl").innerHTML = "".join(
@@ -51,6 +57,8 @@ class Dialogs:
         listen(self.setup, "change", lambda event: self.sync_setup())
         listen(self.confirm, "click", self.on_confirm_click)
         listen(self.confirm, "close", lambda event: self.forget_pending())
+        listen(self.replace, "click", self.on_replace_click)
+        listen(self.replace, "close", self.on_replace_closed)
         listen(self.welcome, "click", self.on_welcome_click)
         listen(self.welcome, "close", lambda event: self.answer_welcome("two"))  # Escape: put away
         listen(self.banner, "click", self.on_banner_click)
@@ -128,6 +136,37 @@ class Dialogs:
         self.confirm.close()
         if str(button.getAttribute("data-action")) == "discard" and pending is not None:
             self.begin(pending[0])
+
+    # ------------------------------------------------------------------ a link's game
+
+    def confirm_link(self, moves: int, open_link, keep_mine) -> None:
+        """Ask whether the link's game may replace the game in progress (``moves`` played):
+        ``open_link()`` or ``keep_mine()`` follows the answer."""
+        self.link_choice = (open_link, keep_mine)
+        document.getElementById("replace-text").textContent = (
+            f"Your game in progress ({moves} move{'s' * (moves != 1)} played) is not over. "
+            "Replace it with the game this link opens?")
+        self.replace.showModal()
+
+    def on_replace_click(self, event) -> None:
+        button = find(event.target, "button[data-action]")
+        if button is not None:
+            self.answer_link(str(button.getAttribute("data-action")))
+
+    def on_replace_closed(self, event) -> None:
+        """Escape closes the question: the game in progress stays. (A close that arrives once
+        the dialog is open again belongs to an earlier question, already answered.)"""
+        if not self.replace.open:
+            self.answer_link("keep-mine")
+
+    def answer_link(self, action: str) -> None:
+        """The person's answer (``open-link`` or ``keep-mine``: closing the dialog keeps it)."""
+        choice, self.link_choice = self.link_choice, None
+        if choice is None:
+            return
+        if self.replace.open:
+            self.replace.close()
+        choice[0 if action == "open-link" else 1]()
 
     # ------------------------------------------------------------------ the New game dialog
 

@@ -18,7 +18,7 @@ import datetime
 from ..errors import NotationError, YinshError
 from ..limits import MAX_TEXT_CHARS, too_long
 from ..record import Record
-from . import Settings, game_url, opponent_url
+from . import Settings, from_the_start, game_url, opponent_url
 from .dom import create_proxy, document, element, find, to_js, warn, window
 from .records import (
     RECORD_MIME,
@@ -29,13 +29,15 @@ from .records import (
     record_label,
     record_title,
 )
-from .saved import SAVED_KEY, saved_to_json
+from .saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json
 from .session import NAMES, Session
 
 __all__ = ["GameKeeper", "ACTIONS"]
 
 ACTIONS = ("save-record", "copy-record", "open-record", "copy-link", "copy-opponent-link")
 """The ``data-action`` values of the Game menu's buttons."""
+NOT_BY_LINK = ("This game started from a set-up position: it cannot be played by link, where a game always "
+               "starts from the first move.")
 
 
 class GameKeeper:
@@ -80,6 +82,8 @@ class GameKeeper:
             url = self.absolute(game_url(str(window.location.pathname), session.players, session.game,
                                          session.settings))
             self.run(self.copy(url, "Copied the link to this game: it opens the game with every move so far."))
+        elif action == "copy-opponent-link" and not from_the_start(session.game):
+            session.notices.append(NOT_BY_LINK)
         elif action == "copy-opponent-link":
             mover = NAMES[session.game.to_move]
             url = self.absolute(opponent_url(str(window.location.pathname), session.game, session.settings))
@@ -165,6 +169,14 @@ class GameKeeper:
                 self.storage_warned = True
                 session.notices.append("This browser does not keep data for this page: the game is not saved "
                                        "across visits (the page's address still holds it).")
+
+    def set_aside(self, text: str) -> None:
+        """Keep saved data that could not be read under its own key, for a bug report."""
+        try:
+            window.localStorage.setItem(SET_ASIDE_KEY, text)
+        except Exception:
+            self.session.notices.append("The unreadable saved data could not be kept aside: this browser's "
+                                        "storage is full or switched off.")
 
     @staticmethod
     def read_saved() -> str | None:

@@ -13,7 +13,7 @@ is interactive.
 from __future__ import annotations
 
 from ..move import parse_row
-from . import STORAGE_KEY, Settings, game_url, open_page, settings_from_json, settings_to_json
+from . import STORAGE_KEY, PageSetup, Settings, game_url, open_page, settings_from_json, settings_to_json
 from .client import ComputerClient
 from .controls import BoardInput
 from .dialogs import Dialogs
@@ -37,9 +37,10 @@ class App:
     """The page: its session and the parts that read it, write it and draw it."""
 
     def __init__(self) -> None:
-        self.stored = self.stored_settings()
-        setup = open_page(str(window.location.search), str(window.location.hash), self.stored,
+        setup = open_page(str(window.location.search), str(window.location.hash), self.stored_settings(),
                           GameKeeper.read_saved())
+        self.setup = setup
+        """What the URL (or the saved game) opened; its ``previous`` game is asked about at start."""
         self.session = session = Session(setup.game, setup.settings, setup.notices, _seed())
         self.view = View(lambda: status(session))
         self.client = ComputerClient(session, self.refresh)
@@ -48,6 +49,10 @@ class App:
         self.keeper = GameKeeper(session, self.show, self.refresh)
         self.learning = Learning(session)
         self.saved_generation = session.generation
+        self.holding = False
+        """While a link's question is open, the saved game in progress is not overwritten."""
+        if setup.set_aside is not None:
+            self.keeper.set_aside(setup.set_aside)  # before any autosave replaces it
 
     # ------------------------------------------------------------------ the loop
 
@@ -76,7 +81,8 @@ class App:
         session = self.session
         window.history.replaceState(None, "", game_url(str(window.location.pathname), session.players,
                                                        session.game, session.settings))
-        self.keeper.autosave()
+        if not self.holding:
+            self.keeper.autosave()
 
     # ------------------------------------------------------------------ games
 
@@ -105,9 +111,41 @@ class App:
             self.session.notices.append("This browser does not keep settings: the choice lasts for this page only.")
 
     def on_hash_change(self, event) -> None:
-        """A link pasted into this tab opens its game (the page's own updates fire no event)."""
-        setup = open_page(str(window.location.search), str(window.location.hash), self.stored_settings())
-        self.show(setup.game, setup.settings, setup.notices)
+        """A link pasted into this tab opens its game (the page's own updates fire no event); a
+        bad link keeps the game, and one that would replace a game in progress asks first."""
+        session = self.session
+        setup = open_page(str(window.location.search), str(window.location.hash), self.stored_settings(),
+                          current=(session.game, session.settings))
+        if setup.source == "current":  # refused: the notices say why
+            session.notices.extend(setup.notices)
+            self.save()  # the address shows the game again, not the refused link
+        elif setup.previous is not None:
+            self.ask_link(setup, shown=False)
+        else:
+            self.show(setup.game, setup.settings, setup.notices)
+
+    def ask_link(self, setup: PageSetup, shown: bool) -> None:
+        """Ask whether ``setup``'s game (``shown`` already, at start) may replace the game in
+        progress; meanwhile the saved game is not overwritten."""
+        assert setup.previous is not None
+        previous, settings = setup.previous
+        self.holding = True
+
+        def open_link() -> None:
+            self.holding = False
+            if shown:
+                self.save()
+            else:
+                self.show(setup.game, setup.settings, setup.notices)
+            self.refresh()
+
+        def keep_mine() -> None:
+            self.holding = False
+            self.show(previous, settings, ["Your game in progress is kept: the link's game was not opened."])
+            self.save()
+            self.refresh()
+
+        self.dialogs.confirm_link(len(previous.moves), open_link, keep_mine)
 
     # ------------------------------------------------------------------ buttons and keys
 
@@ -207,6 +245,8 @@ def start() -> App:
     app = App()
     app.attach()
     game, settings = app.session.game, app.session.settings
+    if app.setup.previous is not None:
+        app.ask_link(app.setup, shown=True)
     if game.moves or game.ply or settings.query():
         app.save()
     app.refresh()

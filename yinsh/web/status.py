@@ -21,7 +21,7 @@ from ..move import Move, row_name
 from ..render import ring_icon_svg
 from ..state import RINGS_PER_PLAYER, State, pool
 from ..turn import result_text
-from . import player_label
+from . import from_the_start, player_label
 from .access import point_labels, spoken_prompt
 from .history import mover_of, state_after
 from .preview import Preview, preview
@@ -119,6 +119,8 @@ class Status(_Parts):
     pause_hidden: bool
     pause_label: str
     send_link: bool
+    by_link: bool
+    """Whether the game can be played by link (it started from the first move)."""
     row_choices: list[tuple[str, bool]]
     preview: Preview | None
     """What the board previews under the pointer or the keyboard's focus (drawn over it)."""
@@ -254,7 +256,7 @@ def status(session: Session) -> Status:
         hint_hidden=session.both_computers(), hint_busy=session.suggesting,
         hint_disabled=over or level is not None or session.computer == "failed",
         pause_hidden=not session.both_computers() or over, pause_label="Resume" if session.paused else "Pause",
-        send_link=session.remote_to_move(),
+        send_link=session.remote_to_move(), by_link=from_the_start(game),
         row_choices=row_choices(session) if person else [],
         preview=shown, preview_note=shown.note if shown else "",
         sounds=session.motion.sounds if session.sound else (),
