@@ -15,7 +15,7 @@ setup: $(VENV)/.installed static/vendor/.installed chromium
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet --group test
 	touch $@
 
 static/vendor/.installed: package.json package-lock.json scripts/vendor.py

@@ -532,3 +532,8 @@ def test_make_play_installs_only_what_playing_needs():
     assert "$(PYTHON) -m yinsh serve" in recipe and "$(PY)" not in recipe and "pip" not in recipe
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert re.search(r'^license = "MIT"$', pyproject, re.M) and 'requires = ["setuptools>=77"]' in pyproject
+    # the test toolchain is a dependency group: installing it builds nothing (no build backend's warnings)
+    venv = re.search(r"^\$\(VENV\)/\.installed:.*\n((?:\t.*\n)+)", makefile, re.M)
+    assert venv is not None and "--group test" in venv.group(1) and "-e " not in venv.group(1)
+    groups = tomllib.loads(pyproject)["dependency-groups"]["test"]
+    assert {"pytest>=8", "playwright>=1.40", "ruff>=0.6", "mypy>=1.10"} <= set(groups)
