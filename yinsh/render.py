@@ -58,7 +58,7 @@ MARKER_RADIUS: Final = 13.5
 HIT_RADIUS: Final = 22.0
 _ROW_HALF_WIDTH: Final = 17.0
 _EDGE: Final = UNIT  # board margin beyond the outermost points
-_LABEL_GAP: Final = 0.72 * UNIT  # label distance beyond the end of a line: clear of a ring there
+_LABEL_GAP: Final = 0.78 * UNIT  # label distance beyond the end of a line: clear of a ring there
 
 
 def point_xy(point: int) -> tuple[float, float]:

@@ -1,0 +1,233 @@
+"""The page's layout (issue 14, items 4 and 5) on a 1280 × 800 screen with a mouse and on a
+375 × 667 phone, in each theme, checked by geometry; each state is saved as a screenshot in
+test-artifacts/ (layout-*.png).
+
+- Desktop: at least eight moves in view with the guide and a hint shown; a move never breaks
+  inside its notation; the game's result beside the board (over none of its points), put away by
+  its close button, Escape or a press elsewhere; the review's graph labelled and readable, the
+  page not moved; no outline round the board; labels clear of any ring.
+- Phone: a strip above the board with both scores and the pool; nothing clickable under the
+  actions' bar; no shortcuts button; "Tap"; lit destinations 12 px and more; every control 44 px
+  and more; in high contrast the rings differ by their fill.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from games import BRAVE_COMBO
+from pages import AI_TIMEOUT_MS, RecordedPage, save_settled_screenshot
+
+from yinsh.game import Game
+
+THEMES = ("light", "dark", "high-contrast")
+MIDGAME = Game.from_record(" ".join(f"{i + 1}.{m}" for i, m in enumerate(BRAVE_COMBO.moves[:44])))
+"""Brave Combo after 44 moves: White to move; the list has moves with removals (25., 61. …)."""
+LONG = Game.from_record(" ".join(f"{i + 1}.{m}" for i, m in enumerate(BRAVE_COMBO.moves[:62])))
+FINAL = BRAVE_COMBO.record()
+
+VISIBLE_MOVES_JS = """() => {
+    const box = document.querySelector('.move-scroll').getBoundingClientRect();
+    return [...document.querySelectorAll('#moves li')].filter(li => {
+        const r = li.getBoundingClientRect();
+        return r.height > 0 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+    }).length;
+}"""
+
+RESULT_OVER_POINTS_JS = """() => {
+    const b = document.getElementById('banner').getBoundingClientRect();
+    return [...document.querySelectorAll('#board [data-point]')].filter(p => {
+        const r = p.getBoundingClientRect();
+        return r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top;
+    }).map(p => p.dataset.point);
+}"""
+
+COVERED_BY_BAR_JS = """() => {
+    // Every clickable thing outside the bar: the part of it that shows (inside the boxes that
+    // clip it) must not meet the bar.
+    const bar = document.querySelector('nav.actions').getBoundingClientRect();
+    const shown = e => {
+        let r = e.getBoundingClientRect(), box = {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+        for (let a = e.parentElement; a; a = a.parentElement) {
+            const s = getComputedStyle(a);
+            if (s.overflowY !== 'visible' || s.overflowX !== 'visible') {
+                const c = a.getBoundingClientRect();
+                box = {top: Math.max(box.top, c.top), bottom: Math.min(box.bottom, c.bottom),
+                       left: Math.max(box.left, c.left), right: Math.min(box.right, c.right)};
+            }
+        }
+        return box;
+    };
+    const clickable = 'button, select, summary, input, label, [data-point], [data-row], .move-scroll';
+    return [...document.querySelectorAll(clickable)].filter(e => {
+        if (e.closest('nav.actions') || e.closest('dialog:not([open])') || !e.getClientRects().length) return false;
+        const b = shown(e);
+        return b.bottom > b.top && b.right > b.left
+            && b.top < bar.bottom && b.bottom > bar.top + 0.5 && b.left < bar.right && b.right > bar.left;
+    }).map(e => e.outerHTML.slice(0, 80));
+}"""
+
+SMALL_CONTROLS_JS = """() => [...document.querySelectorAll(
+        '#panel button, #panel select, #panel summary, .learn label, #banner button, #strip button')]
+    .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+    .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect().height])
+    .filter(([_, h]) => h < 43.5)"""
+
+
+def _open(visit: RecordedPage, fragment: str, record: str) -> Any:
+    page = visit.page
+    if not visit.loaded:
+        page.goto(f"{visit.base_url}/index.html#{fragment}")
+        page.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=60_000)
+        visit.loaded = True
+    else:
+        page.evaluate("f => { location.hash = f; }", fragment)
+    page.wait_for_function("r => document.getElementById('board').dataset.record === r", arg=record)
+    return page
+
+
+def _theme(page: Any, theme: str) -> None:
+    page.select_option("#theme-choice", theme)
+    assert page.get_attribute("html", "data-theme") == theme
+
+
+def _record(game: Game) -> str:
+    return "record=" + game.record().replace(" ", "%20")
+
+
+# --------------------------------------------------------------------------- desktop
+
+
+def test_desktop_moves_result_review_and_labels(chromium_browser, site_url):
+    with RecordedPage(chromium_browser, site_url, viewport={"width": 1280, "height": 800}) as visit:
+        page = _open(visit, _record(MIDGAME), MIDGAME.record())
+        # the guide and a hint shown: still eight moves and more in view
+        assert page.locator("#guide").is_visible()
+        page.click("#panel button[data-action=hint]")
+        page.wait_for_function("document.getElementById('board').dataset.hint", timeout=AI_TIMEOUT_MS)
+        assert page.locator("#hint").is_visible()
+        assert page.evaluate(VISIBLE_MOVES_JS) >= 8
+        assert page.evaluate("document.documentElement.scrollHeight") <= 800  # one screen
+        title = page.locator(".title h1").bounding_box()
+        for theme in THEMES:
+            _theme(page, theme)
+            save_settled_screenshot(page, f"layout-desktop-{theme}-hint")
+        _theme(page, "light")
+        # a move never breaks inside its notation (here 61. d6-d8;xa4-e8xb1 in a column of its own)
+        page = _open(visit, _record(LONG), LONG.record())
+        parts = page.eval_on_selector_all("#moves .part",
+                                          "els => els.map(e => [e.textContent, e.getClientRects().length])")
+        assert any(";" in text for text, _ in parts) and all(lines == 1 for _, lines in parts), parts
+        # the review: the graph labelled, readable, the page where it was
+        page.click('#moves [data-ply="30"]')
+        page.wait_for_function("document.querySelectorAll('#eval-graph .eg-point').length === 62",
+                               timeout=AI_TIMEOUT_MS)
+        graph = page.locator("#eval-graph svg").bounding_box()
+        assert graph["width"] >= 300 and graph["height"] >= 110
+        labels = page.eval_on_selector_all("#eval-graph text", "els => els.map(e => e.textContent)")
+        assert {"White", "Black", "1", "62"} <= set(labels), labels  # the sides, the first and last move
+        sizes = page.eval_on_selector_all("#eval-graph text", "els => els.map(e => e.getBoundingClientRect().height)")
+        assert min(sizes) >= 10  # readable: text at least 10 px tall on the screen
+        assert page.evaluate("window.scrollY") == 0 and page.locator(".title h1").bounding_box() == title
+        outline = page.eval_on_selector("#board", "e => [getComputedStyle(e.querySelector('svg')).outlineStyle, "
+                                                  "getComputedStyle(e).outlineStyle]")
+        assert outline == ["none", "none"]  # no debug-looking frame: a badge says it is the past
+        assert "Past position" in page.eval_on_selector("#board", "e => getComputedStyle(e, '::before').content")
+        for theme in THEMES:
+            _theme(page, theme)
+            save_settled_screenshot(page, f"layout-desktop-{theme}-review")
+        _theme(page, "light")
+        page.click("#review button[data-action=live]")
+        # the result: beside the board, over none of its points, put away three ways
+        for way in ("close", "escape", "press"):
+            page = _open(visit, "n=" + way + "&record=" + FINAL.replace(" ", "%20"), FINAL)
+            page.wait_for_selector("#banner", state="visible")
+            assert page.evaluate(RESULT_OVER_POINTS_JS) == []
+            if way == "close":
+                for theme in THEMES:
+                    _theme(page, theme)
+                    save_settled_screenshot(page, f"layout-desktop-{theme}-result")
+                _theme(page, "light")
+                page.click("#banner button[data-action=close-result]")
+            elif way == "escape":
+                page.keyboard.press("Escape")
+            else:
+                page.mouse.click(5, 400)  # beside the board, on the page
+            page.wait_for_selector("#banner", state="hidden")
+            assert page.text_content("#prompt").startswith("Black wins")  # still said
+        # labels never under pieces: clear of the thickest ring's outer edge on every point
+        _theme(page, "high-contrast")
+        page = _open(visit, _record(MIDGAME), MIDGAME.record())
+        clash = page.evaluate("""() => {
+            const svg = document.querySelector('#board svg'), unit = svg.getScreenCTM().a;
+            const edge = parseFloat(getComputedStyle(svg.querySelector('.ring .yb-rline')).strokeWidth);
+            const reach = (19 + edge / 2) * unit;  // a ring's outer radius on the screen
+            const points = [...svg.querySelectorAll('[data-point]')].map(p => {
+                const r = p.getBoundingClientRect(); return [p.dataset.point, r.x + r.width / 2, r.y + r.height / 2];
+            });
+            const out = [];
+            for (const label of svg.querySelectorAll('.yb-labels text')) {
+                const b = label.getBoundingClientRect();
+                for (const [name, x, y] of points) {
+                    const dx = Math.max(b.left - x, 0, x - b.right), dy = Math.max(b.top - y, 0, y - b.bottom);
+                    if (Math.hypot(dx, dy) < reach) out.push(label.textContent + ' under a ring on ' + name);
+                }
+            }
+            return out;
+        }""")
+        assert clash == []
+        _theme(page, "light")
+        assert not visit.take_problems()
+
+
+# --------------------------------------------------------------------------- phone
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_phone_strip_bar_words_and_sizes(chromium_browser, site_url, theme):
+    with RecordedPage(chromium_browser, site_url, viewport={"width": 375, "height": 667}, is_mobile=True,
+                      has_touch=True, device_scale_factor=2) as visit:
+        visit.page.add_init_script(f"localStorage.setItem('yinsh:theme', '{theme}')")
+        page = _open(visit, _record(MIDGAME), MIDGAME.record())
+        assert page.get_attribute("html", "data-theme") == theme
+        # the strip: both scores and the pool, above the board
+        strip, board = page.locator("#strip").bounding_box(), page.locator("#board svg").bounding_box()
+        assert page.locator("#strip").is_visible() and strip["y"] + strip["height"] <= board["y"] + 1
+        assert page.text_content("#strip-white .strip-score") == "1/3"
+        assert page.text_content("#strip-black .strip-score") == "0/3"
+        assert page.text_content("#strip-pool") == page.text_content("#pool-count")
+        # touch words, no shortcuts button, every control a finger's size, nothing under the bar
+        assert not page.locator("button[data-action=keys]").is_visible()
+        said = page.inner_text(".status")
+        assert "Tap" in said and "click" not in said.lower(), said
+        assert page.evaluate(SMALL_CONTROLS_JS) == []
+        assert page.evaluate(COVERED_BY_BAR_JS) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        # lit destinations 12 px across and more
+        ring = page.eval_on_selector("#board .ring.movable", "e => e.dataset.ring")
+        box = page.locator(f'#board [data-point="{ring}"]').bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_function("document.getElementById('board').dataset.phase === 'move-ring'")
+        widths = page.eval_on_selector_all("#board [data-dest]", "els => els.map(e => e.getBoundingClientRect().width)")
+        assert widths and min(widths) >= 12, widths
+        assert page.evaluate(COVERED_BY_BAR_JS) == []
+        save_settled_screenshot(page, f"layout-phone-{theme}-move")
+        # high contrast: a black ring's band is striped, a white one's solid
+        dashes = page.evaluate("""() => ['white', 'black'].map(c => getComputedStyle(
+            document.querySelector(`#board .ring.${c} .yb-rbody`)).strokeDasharray)""")
+        if theme == "high-contrast":
+            assert dashes[0] == "none" and dashes[1] != "none", dashes
+        # the result above the board, over none of its points; the bar still last
+        page = _open(visit, "record=" + FINAL.replace(" ", "%20"), FINAL)
+        page.wait_for_selector("#banner", state="visible")
+        page.wait_for_timeout(400)  # it grows into place
+        assert page.evaluate(RESULT_OVER_POINTS_JS) == []
+        banner = page.locator("#banner").bounding_box()
+        assert banner["y"] + banner["height"] <= page.locator("#board svg").bounding_box()["y"]
+        assert page.evaluate(COVERED_BY_BAR_JS) == [] and page.evaluate(SMALL_CONTROLS_JS) == []
+        save_settled_screenshot(page, f"layout-phone-{theme}-result")
+        page.locator("#banner button[data-action=close-result]").tap()
+        page.wait_for_selector("#banner", state="hidden")
+        save_settled_screenshot(page, f"layout-phone-{theme}-over")
+        assert not visit.take_problems()
