@@ -18,7 +18,7 @@ the page makes) and records
 CPython times are ``yinsh.ai.think`` in this process for the same positions and level. Its
 time budgets are the browser's divided by ``yinsh.ai.SPEEDUP`` (CPython searches faster), so
 both sides do about the same work and play about equally well. The figures are reported,
-never asserted (DESIGN.md targets, browser p95: level 1 ≤ 50 ms, 2 ≤ 150 ms, 3 ≤ 0.5 s,
+never asserted (targets in docs/ARCHITECTURE.md, browser p95: level 1 ≤ 50 ms, 2 ≤ 150 ms, 3 ≤ 0.5 s,
 4 ≤ 2 s, 5 ≤ 5 s). The machine is shared: the load average is printed with the figures.
 """
 

@@ -114,7 +114,7 @@ class TestIllegalMoves:
             game.play("c7-c6")
 
     def test_a_move_value_that_is_not_legal(self):
-        with pytest.raises(IllegalMoveError, match="not among the legal moves"):
+        with pytest.raises(IllegalMoveError, match="rings are still being placed"):
             Game().play(Move("move", 40, 41))
 
     def test_every_legal_move_text_parses_back_to_the_same_move(self, games):

@@ -7,9 +7,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yinsh import Game
+from yinsh import Game, IllegalMoveError, Move, Removal
 from yinsh.ai.features import reach
-from yinsh.board import ALL_POINTS, BIT, DIRECTIONS, line_step
+from yinsh.board import ALL_POINTS, BIT, DIRECTIONS, POINTS, WINDOWS, line_step
 from yinsh.playout import random_move, random_playout
 from yinsh.state import (
     MARKERS,
@@ -127,3 +127,46 @@ def test_the_fast_forms_of_the_slide_agree_with_the_slide(seed):
             assert reach(mine, markers, empty) == (len(moves), reached, flippable)
         assert count_legal_moves(s) == len(legal_moves(s))
         replay.push(move)
+
+
+def _near_misses(move: Move, rng: random.Random) -> list[Move]:
+    """Moves like ``move`` with one thing changed: another point, a removal dropped or doubled,
+    a removal's ring or row swapped, another kind."""
+    points = list(POINTS)
+    out = [Move(kind, move.source, move.target, move.before, move.after)
+           for kind in ("place", "move", "pass", "remove") if kind != move.kind]
+    if move.target is not None:
+        out.append(move._replace(target=rng.choice(points)))
+    if move.source is not None:
+        out.append(move._replace(source=rng.choice(points)))
+    for side in ("before", "after"):
+        removals = getattr(move, side)
+        if removals:
+            out.append(move._replace(**{side: removals[:-1]}))
+            out.append(move._replace(**{side: removals + removals[-1:]}))
+            last = removals[-1]
+            out.append(move._replace(**{side: removals[:-1] + (Removal(last.row, rng.choice(points)),)}))
+            out.append(move._replace(**{side: removals[:-1] + (Removal(rng.randrange(len(WINDOWS)), last.ring),)}))
+        else:
+            out.append(move._replace(**{side: (Removal(rng.randrange(len(WINDOWS)), rng.choice(points)),)}))
+    return out
+
+
+@given(seeds)
+@settings(max_examples=40, deadline=None)
+def test_a_move_value_is_played_exactly_when_it_is_legal(seed):
+    """``Game.play`` checks a ``Move`` by the rules' checks, not by searching the legal moves:
+    both must agree on every legal move and on moves one change away from one."""
+    rng = random.Random(seed)
+    game = Game()
+    while game.result is None and game.ply < 120:
+        legal = game.legal_moves()
+        for candidate in [rng.choice(legal)] + _near_misses(rng.choice(legal), rng):
+            trial = game.copy()
+            try:
+                trial.play(candidate)
+                accepted = True
+            except IllegalMoveError:
+                accepted = False
+            assert accepted == (candidate in legal), (game.record(), str(candidate))
+        game.push(rng.choice(legal))

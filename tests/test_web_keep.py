@@ -24,7 +24,14 @@ from yinsh.link import decode_game, encode_game
 from yinsh.playout import random_move
 from yinsh.state import BLACK
 from yinsh.web import REMOTE, Settings, from_the_start, game_url, open_page, opponent_url
-from yinsh.web.records import export_record, export_tags, import_error_message, read_import, record_filename
+from yinsh.web.records import (
+    export_record,
+    export_tags,
+    import_error_message,
+    list_import,
+    read_import,
+    record_filename,
+)
 from yinsh.web.saved import SAVED_VERSION, SavedGameError, saved_from_json, saved_to_json
 
 DAY = datetime.date(2026, 11, 29)
@@ -325,3 +332,25 @@ def test_fuzzed_import_text_gives_only_the_two_errors(text):
         assert import_error_message(exc)
         return
     assert records and all(isinstance(r.game, Game) for r in records)
+
+
+class TestListing:
+    """The Open record dialog lists the games of a text without replaying them; the one chosen
+    is replayed (and checked) when it is opened."""
+
+    def test_a_bad_move_in_one_game_shows_when_that_game_is_opened(self):
+        text = '[Game "A"]\n1.e3 2.a5\n\n[Game "B"]\n1.e3 2.e3\n\n[Game "C"]\n[Result "1-0"]\n1.e3'
+        listed = list_import(text)
+        assert [g.label() for g in listed] == ["1. A, 2 moves", "2. B, 2 moves", "3. C, 1 move, 1-0"]
+        assert listed[0].record().game.record() == "1.e3 2.a5"
+        with pytest.raises(IllegalMoveError, match="^game 2 of 3: move 2: "):
+            listed[1].record()
+        assert listed[2].record().game.record() == "1.e3"
+
+    def test_a_game_that_cannot_be_listed_is_named(self):
+        with pytest.raises(NotationError, match="^game 2 of 2: "):
+            list_import('[Game "A"]\n1.e3\n\n[Game "B"]\n1.e3 3.a5 {unclosed')
+
+    def test_reading_every_game_is_listing_then_replaying_each(self):
+        text = (DATA / "games.ygn").read_text(encoding="utf-8")
+        assert [r.game.record() for r in read_import(text)] == [g.record().game.record() for g in list_import(text)]

@@ -211,14 +211,14 @@ def open_door(door: str, text: str) -> str:
     from .link import decode_game
     from .web import open_page
     from .web.embedding import parse_embed
-    from .web.records import read_import
+    from .web.records import list_import
     from .web.saved import SavedGameError, saved_from_json
 
     try:
         if door == "record":
             Game.from_record(text)
-        elif door == "import":
-            read_import(text)
+        elif door == "import":  # as the Open record dialog: every game listed, the one opened replayed
+            list_import(text)[0].record()
         elif door == "position":
             Game.from_position(text)
         elif door == "code":

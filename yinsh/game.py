@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final, Literal
 
 from . import state as st
-from .board import BIT, RAYS, line_step, point_name
+from .board import BIT, POINT_NAMES, RAYS, WINDOWS, line_step, point_name
 from .errors import IllegalMoveError, NotationError
 from .move import Move, MoveText, Removal, parse_move_text, row_name
 from .outcome import Outcome
@@ -183,8 +183,21 @@ class Game:
         Returns the move in full. The game is unchanged if it raises.
         """
         if isinstance(move, Move):
-            if move not in self.legal_moves():
-                number, reason = self.ply + 1, "it is not among the legal moves"
+            # checked as its text would be (the rules' checks, not a search of every legal move:
+            # replaying a long game code stays quick on MicroPython)
+            written = MoveText(move.kind, move.source, move.target, tuple((r.row, r.ring) for r in move.before),
+                               tuple((r.row, r.ring) for r in move.after))
+            number = self.ply + 1
+            try:
+                if not _well_formed(move):
+                    raise _Illegal("it is not among the legal moves")
+                checked = _check(self.state, written)
+            except _Illegal as exc:
+                text = str(move) if _well_formed(move) else repr(tuple(move))  # a malformed one has no notation
+                raise IllegalMoveError(f"move {number}: '{text}' is illegal: {exc}").at_move(
+                    number, self.to_move, text, str(exc)) from None
+            if checked != move:  # a kind that does not fit the move it names
+                reason = "it is not among the legal moves"
                 raise IllegalMoveError(f"move {number}: '{move}' is illegal: {reason}").at_move(
                     number, self.to_move, str(move), reason)
         else:
@@ -309,6 +322,18 @@ def _check(s: State, written: MoveText) -> Move:
         raise _Illegal(why_illegal(s, src, dst) if actions else f"no {COLORS[color]} ring can move: write 'pass'")
     after, s = _check_removals(st.after_ring_move(s, src, dst), color, written.after, "then remove the rows made")
     return Move("move", src, dst, before, after)
+
+
+def _well_formed(move: Move) -> bool:
+    """Whether a ``Move`` value is one the notation could write: the fields its kind needs,
+    points of the board, rows that are five-windows."""
+    places = move.kind in ("place", "move")
+    if move.kind not in ("place", "move", "pass", "remove") or (move.target is not None) != places \
+            or (move.source is not None) != (move.kind == "move"):
+        return False
+    points = [p for p in (move.source, move.target) if p is not None] + [r.ring for r in move.before + move.after]
+    return all(type(p) is int and p in POINT_NAMES for p in points) and all(
+        type(r.row) is int and 0 <= r.row < len(WINDOWS) for r in move.before + move.after)
 
 
 def _won(s: State, color: int) -> bool:

@@ -38,7 +38,7 @@ from yinsh.web.guide import guide_line
 from yinsh.web.history import History, mover_of, state_after
 from yinsh.web.prefs import THEMES, applied_theme, guide_on, sound_on, theme_choice, welcome_choice, welcome_due
 from yinsh.web.preview import preview, row_at
-from yinsh.web.records import export_record, import_error_message, read_import, record_title
+from yinsh.web.records import export_record, import_error_message, list_import, read_import, record_title
 from yinsh.web.rules import rules_html
 from yinsh.web.saved import SavedGameError, saved_from_json, saved_to_json
 from yinsh.web.session import Session
@@ -316,8 +316,9 @@ def hostile(door, text):
     try:
         if door == "record":
             opened = read_record(text).game.record()
-        elif door == "import":
-            opened = len(read_import(text))
+        elif door == "import":  # as the Open record dialog: every game listed, the one opened replayed
+            listed = list_import(text)
+            opened = [len(listed), listed[0].record().game.record()]
         elif door == "position":
             opened = list(decode_position(text)[0])
         elif door == "code":

@@ -17,16 +17,15 @@ import datetime
 
 from ..errors import NotationError, YinshError
 from ..limits import MAX_TEXT_CHARS, too_long
-from ..record import Record
 from . import Settings, from_the_start, game_url, opponent_url
 from .dom import create_proxy, document, element, find, to_js, warn, window
 from .records import (
     RECORD_MIME,
+    Listed,
     export_record,
     import_error_message,
-    read_import,
+    list_import,
     record_filename,
-    record_label,
     record_title,
 )
 from .saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json
@@ -51,7 +50,7 @@ class GameKeeper:
         self.refresh = refresh
         self.dialog = document.getElementById("open-dialog")
         self.form = self.dialog.querySelector("form")
-        self.parsed: tuple[str, list[Record] | Exception] | None = None
+        self.parsed: tuple[str, list[Listed] | Exception] | None = None
         """The text last read in the dialog and its games (or why it could not be read)."""
         self.storage_warned = False
 
@@ -207,17 +206,23 @@ class GameKeeper:
         document.getElementById("open-choice").hidden = True
         self.show_message("")
 
-    def read(self) -> list[Record] | Exception:
-        """The games in the dialog's text (read once per text). A text past the limit is
-        refused by its length, before it is copied into Python (megabytes take a while)."""
+    def read(self) -> list[Listed] | Exception:
+        """The games in the dialog's text, listed (read once per text), a lone game also
+        replayed, so that its error shows at once; among several, each is replayed when
+        chosen. A text past the limit is refused by its length, before it is copied into
+        Python (megabytes take a while)."""
         field = self.field("record")
         length = int(field.textLength)
         if length > MAX_TEXT_CHARS:
             return NotationError(too_long("the text", length, MAX_TEXT_CHARS))
         text = str(field.value)
         if self.parsed is None or self.parsed[0] != text:
+            result: list[Listed] | Exception
             try:
-                result: list[Record] | Exception = read_import(text)
+                listed = list_import(text)
+                if len(listed) == 1:
+                    listed[0].record()
+                result = listed
             except YinshError as exc:
                 result = exc
             self.parsed = (text, result)
@@ -237,7 +242,7 @@ class GameKeeper:
         for number, record in enumerate(records, 1):
             option = document.createElement("option")
             option.value = str(number - 1)
-            option.textContent = record_label(number, record)
+            option.textContent = record.label()
             choice.appendChild(option)
         document.getElementById("open-choice").hidden = len(records) < 2
 
@@ -273,7 +278,11 @@ class GameKeeper:
             return
         listed = not document.getElementById("open-choice").hidden
         index = min(int(str(self.field("choice").value) or 0) if listed else 0, len(records) - 1)
-        record = records[index]
+        try:
+            record = records[index].record()
+        except YinshError as exc:
+            self.show_message(import_error_message(exc))
+            return
         which = f"game {index + 1} of {len(records)}: " if len(records) > 1 else ""
         self.dialog.close()
         game = record.game.copy()  # the dialog keeps the games it read; the page plays on a copy

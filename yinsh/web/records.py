@@ -33,14 +33,15 @@ from typing import TYPE_CHECKING, Final
 from ..compat import capitalize, ordered_dict
 from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
+from ..pgn import RESULTS, is_sgf, move_texts, read_tags
 from ..record import Record, read_record, split_records, write_record
 from . import REMOTE, Settings, ai_level
 
 if TYPE_CHECKING:
     import datetime
 
-__all__ = ["export_tags", "export_record", "record_filename", "read_import", "import_error_message",
-           "record_label", "record_title", "RECORD_MIME"]
+__all__ = ["export_tags", "export_record", "record_filename", "Listed", "list_import", "read_import",
+           "import_error_message", "record_title", "RECORD_MIME"]
 
 RECORD_MIME: Final = "text/plain;charset=utf-8"
 """The type of a saved record file (``.ygn``: plain text)."""
@@ -85,26 +86,69 @@ def record_filename(date: datetime.date) -> str:
     return f"yinsh-{date.isoformat()}.ygn"
 
 
-def read_import(text: str) -> list[Record]:
-    """Every game in pasted or uploaded text: official notation or boardspace SGF.
+class Listed:
+    """A game found in imported text, read as far as its tags and its moves' count: replaying
+    it (:meth:`record`) waits until it is chosen, so a file of a hundred games lists at once."""
 
-    Raises ``NotationError`` or ``IllegalMoveError`` only; when the text holds several games
-    the message starts with ``game N of M:`` (and the error's ``game`` is ``(N, M)``).
-    """
+    __slots__ = ("number", "count", "text", "tags", "moves", "_record")
+
+    def __init__(self, number: int, count: int, text: str) -> None:
+        self.number, self.count, self.text = number, count, text
+        """The game's place among ``count`` and its record's text."""
+        self._record: Record | None = None
+        try:
+            if is_sgf(text):  # an SGF file is one game: read it whole
+                self._record = read_record(text)
+                self.tags, self.moves = self._record.tags, len(self._record.game.moves)
+            else:
+                self.tags, body = read_tags(text)
+                self.moves = len(move_texts(body, 0))
+        except YinshError as exc:
+            raise self._located(exc) from None
+
+    def _located(self, exc: YinshError) -> YinshError:
+        return exc if self.count == 1 else exc.in_game(self.number, self.count)
+
+    def record(self) -> Record:
+        """The game, every move checked (once). Raises ``NotationError`` or
+        ``IllegalMoveError``, whose message starts with ``game N of M:`` among several."""
+        if self._record is None:
+            try:
+                self._record = read_record(self.text)
+            except YinshError as exc:
+                raise self._located(exc) from None
+        return self._record
+
+    def label(self) -> str:
+        """How the dialog lists it, without replaying it (the result is its tag's).
+
+        >>> [g.label() for g in list_import('[White "Ann"]\\n[Result "0-1"]\\n1.e3 2.a5\\n\\n[Scenario "x"]\\n1.e3')]
+        ['1. Ann – ?, 2 moves, 0-1', '2. x, 1 move']
+        """
+        result = self.tags.get("Result", "")
+        return f"{self.number}. {_title(self.tags)}, {_plural(self.moves, 'move')}" + (
+            f", {result}" if result in RESULTS and result != "*" else "")
+
+
+def list_import(text: str) -> list[Listed]:
+    """Every game in pasted or uploaded text (official notation or boardspace SGF), listed:
+    tags and moves read, not yet replayed. Raises ``NotationError`` only; among several
+    games the message starts with ``game N of M:``."""
     if not isinstance(text, str) or not text.strip():
         raise NotationError("there is no record: paste one or choose a file")
     chunks = split_records(text)
     if not chunks:
         raise NotationError("the text holds no game record, only comments")
-    records = []
-    for number, chunk in enumerate(chunks, 1):
-        try:
-            records.append(read_record(chunk))
-        except YinshError as exc:
-            if len(chunks) == 1:
-                raise
-            raise exc.in_game(number, len(chunks)) from None
-    return records
+    return [Listed(number, len(chunks), chunk) for number, chunk in enumerate(chunks, 1)]
+
+
+def read_import(text: str) -> list[Record]:
+    """Every game in pasted or uploaded text, each replayed and checked (see :func:`list_import`).
+
+    Raises ``NotationError`` or ``IllegalMoveError`` only; when the text holds several games
+    the message starts with ``game N of M:`` (and the error's ``game`` is ``(N, M)``).
+    """
+    return [listed.record() for listed in list_import(text)]
 
 
 def import_error_message(exc: Exception) -> str:
@@ -133,28 +177,23 @@ def import_error_message(exc: Exception) -> str:
     return line[:1].upper() + line[1:] + "."
 
 
-def record_label(number: int, record: Record) -> str:
-    """How the dialog lists a game of a file with several.
-
-    >>> from yinsh.record import read_record
-    >>> record_label(2, read_record('[White "Ann"]\\n[Black "Bo"]\\n[Date "2026.03.13"]\\n1.e3 2.a5'))
-    '2. Ann – Bo, 2026.03.13 (2 moves)'
-    >>> record_label(1, read_record('[Scenario "single row"]\\n1.e3'))
-    '1. single row (1 move)'
-    """
-    return f"{number}. {record_title(record)}"
-
-
 def record_title(record: Record) -> str:
     """What a game is: who played it, or its name; the date; how many moves; the result."""
-    tags, game = record.tags, record.game
+    game = record.game
+    count = len(game.moves)
+    done = game.outcome
+    result = f", {done.result}" if done else ""
+    return f"{_title(record.tags)} ({_plural(count, 'move')}{result})"
+
+
+def _title(tags: dict[str, str]) -> str:
+    """Who played a game, or its name; and its date."""
     if "White" in tags or "Black" in tags:
         title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
     else:
         title = tags.get("Scenario") or tags.get("Game") or tags.get("Event") or "a game"
-    if tags.get("Date"):
-        title += f", {tags['Date']}"
-    count = len(game.moves)
-    done = game.outcome
-    result = f", {done.result}" if done else ""
-    return f"{title} ({count} move{'s' * (count != 1)}{result})"
+    return title + (f", {tags['Date']}" if tags.get("Date") else "")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
