@@ -9,10 +9,11 @@ markers flipping, a computer's move drawn step by step) plays once, by the statu
 polite live region (:class:`~yinsh.web.access.Announcer` says what happened).
 
 Testing hooks, updated at every draw (docs/ARCHITECTURE.md lists them all): on ``<html>``
-``data-to-move``, ``data-ai``, ``data-ai-discarded``; on ``#board`` ``data-record``,
-``data-position``, ``data-result``, ``data-phase``, ``data-to-move``, ``data-hint`` and
-``data-review``; ``data-ply`` on the moves of the list and the points of the graph,
-``data-choice`` on the row buttons.
+``data-to-move``, ``data-ai``, ``data-ai-discarded``, ``data-sounds``; on ``#board``
+``data-record``, ``data-position``, ``data-result``, ``data-phase``, ``data-to-move``,
+``data-hint`` and ``data-review``, and in its SVG ``data-preview`` (:meth:`View.draw_preview`);
+``data-ply`` on the moves of the list and the points of the graph, ``data-choice`` on the row
+buttons.
 """
 
 from __future__ import annotations
