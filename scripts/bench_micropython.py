@@ -35,6 +35,7 @@ WORK = {
     "guide": "guide_line",
     "pick": "click: pick a ring",
     "move": "click: end a ring move",
+    "hover": "hover: preview a move",
 }
 
 

@@ -51,13 +51,17 @@ def clicks(codes, repeat):
     (highlights and point names), the guide's line; then two whole clicks as the page handles
     them: picking a ring (the turn's step and the board redrawn), and choosing where it goes
     when that ends the turn (the move played, the next turn started, the board redrawn, the
-    guide's line, the announcement)."""
+    guide's line, the announcement); and the mouse moving onto a lit destination, as the page
+    handles it: what the page shows (its status, the move previewed) and the preview drawn."""
     from yinsh import Game
-    from yinsh.render import board_svg
+    from yinsh.render import board_svg, preview_svg
     from yinsh.state import legal_moves
     from yinsh.turn import Turn
+    from yinsh.web import Settings
     from yinsh.web.access import Announcer, point_labels
     from yinsh.web.guide import guide_line
+    from yinsh.web.session import Session
+    from yinsh.web.status import status
 
     def redraw(game, turn):
         return board_svg(game, point_labels=point_labels(turn), **turn.highlights())
@@ -93,7 +97,16 @@ def clicks(codes, repeat):
             guide_line(following)
             announcer.update(after, following.prompt)
 
+        page = Session(game.copy(), Settings())
+        page.click_point(ring)
+
+        def hover(page=page, target=target):
+            page.point_to(target)
+            shown = status(page)
+            preview_svg(shown.board["position"], **shown.preview.board())
+
         out.append({
+            "hover": _best(hover, repeat),
             "turn": _best(lambda game=game: Turn(game), repeat),
             "legal_moves": _best(lambda game=game: legal_moves(game.state), repeat),
             "board": _best(lambda game=game, turn=turn: redraw(game, turn), repeat),
