@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from games import BRAVE_COMBO
 from pages import GamePage, RecordedPage, save_settled_screenshot, shared_page_fixtures
 
@@ -24,6 +25,7 @@ from yinsh.move import parse_row
 from yinsh.state import make_state
 
 LOADER = "static/vendor/micropython/micropython.wasm"
+THEMES = ("light", "dark", "high-contrast")
 
 
 class MousePage(GamePage):
@@ -101,7 +103,11 @@ def test_the_preview_marks_what_the_engine_flips(mouse):
     best = max(destinations, key=lambda n: len(engine_flips(MIDGAME, source, parse_point(n))[0]))
     mouse.hover(best)
     assert page.locator("#board .yb-preview .ring.preview").count() == 1
-    save_settled_screenshot(page, "feel-preview-desktop-light")
+    for theme in THEMES:
+        page.select_option("#theme-choice", theme)
+        assert mouse.previewed("ring") == {best}
+        save_settled_screenshot(page, f"feel-preview-desktop-{theme}")
+    page.select_option("#theme-choice", "auto")
     page.mouse.move(5, 5)  # off the board: nothing previewed
     page.wait_for_timeout(60)
     assert not mouse.previewed("ring") and not mouse.previewed("flip")
@@ -167,6 +173,42 @@ def test_the_keyboard_focus_and_a_dragged_ring_preview_too(mouse):
     mouse.wait_record(game.record() + f" 45.{point_name(ring)}-{point_name(target)}")
 
 
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_ring_dragged_by_a_finger_previews_its_move(chromium_browser, site_url, theme):
+    with RecordedPage(chromium_browser, site_url, viewport={"width": 375, "height": 667}, is_mobile=True,
+                      has_touch=True, device_scale_factor=2) as visit:
+        page = visit.page
+        page.add_init_script(f"localStorage.setItem('yinsh:theme', '{theme}')")
+        page.goto(f"{site_url}/index.html#record=" + MIDGAME.record().replace(" ", "%20"))
+        page.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=60_000)
+        moves = [m for m in MIDGAME.legal_moves() if m.kind == "move" and not m.after]
+        move = max(moves, key=lambda m: (len(engine_flips(MIDGAME, m.source, m.target)[0]), m.source, m.target))
+        (x0, y0), (x1, y1) = (_finger_at(page, point_name(p)) for p in (move.source, move.target))
+        cdp = page.context.new_cdp_session(page)
+        try:
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+            for i in range(1, 11):
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                    {"x": x0 + (x1 - x0) * i / 10, "y": y0 + (y1 - y0) * i / 10}]})
+            page.wait_for_timeout(100)
+            shown = set(page.eval_on_selector_all('#board [data-preview="flip"]',
+                                                  "els => els.map(e => e.dataset.marker)"))
+            assert page.get_attribute('#board [data-preview="ring"]', "data-point") == point_name(move.target)
+            assert shown == engine_flips(MIDGAME, move.source, move.target)[0]
+            save_settled_screenshot(page, f"feel-preview-drag-phone-{theme}")
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        finally:
+            cdp.detach()
+        page.wait_for_function("r => document.getElementById('board').dataset.record === r",
+                               arg=MIDGAME.record() + f" 45.{move}")
+        assert not visit.take_problems()
+
+
+def _finger_at(page: Any, name: str) -> tuple[float, float]:
+    box = page.locator(f'#board [data-point="{name}"]').bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
 def _key_path(start: int, goal: int) -> list[tuple[str, bool]]:
     """Arrow keys (with Shift or not) walking the keyboard's focus from ``start`` to ``goal``."""
     from yinsh.web.access import KEY_DIRECTIONS, neighbour
@@ -207,7 +249,11 @@ def test_the_middle_of_each_overlapping_row_chooses_that_row(mouse):
     order = page.evaluate("[...document.querySelector('#board svg').children].map(e => e.getAttribute('class'))")
     assert order.index("yb-under") < order.index("yb-pieces") < order.index("yb-rows")
     assert page.eval_on_selector("#board .row", "e => getComputedStyle(e).fill") in ("transparent", "rgba(0, 0, 0, 0)")
-    save_settled_screenshot(page, "feel-rows-chosen-desktop-light")
+    mouse.hover("i10")
+    for theme in THEMES:
+        page.select_option("#theme-choice", theme)
+        save_settled_screenshot(page, f"feel-rows-chosen-desktop-{theme}")
+    page.select_option("#theme-choice", "auto")
 
 
 # --------------------------------------------------------------------------- 3. the first minute
@@ -306,6 +352,7 @@ def test_sound_is_off_until_switched_on_and_fetches_nothing(chromium_browser, si
         page.on("request", lambda request: requests.append(request.url))
         page.check("#sound-switch")
         assert page.evaluate("localStorage.getItem('yinsh:sound')") == "on"
+        save_settled_screenshot(page, "feel-sound-on-desktop-light")
         tones = page.evaluate("window.yinshTones")
         assert tones >= 1  # the switch says it with a sound
         page.click('#board [data-point="a5"]')

@@ -109,6 +109,7 @@ def test_desktop_moves_result_review_and_labels(chromium_browser, site_url):
         assert page.locator("#hint").is_visible()
         assert page.evaluate(VISIBLE_MOVES_JS) >= 8
         assert page.evaluate("document.documentElement.scrollHeight") <= 800  # one screen
+        assert page.locator("button[data-action=keys]").is_visible()  # a mouse: the keyboard may be there too
         title = page.locator(".title h1").bounding_box()
         for theme in THEMES:
             _theme(page, theme)
