@@ -22,13 +22,13 @@ handlers are attached with :func:`~yinsh.web.dom.listen`, which does that after 
 
 from __future__ import annotations
 
-from ..board import WINDOWS, parse_point, point_name
+from ..board import parse_point, point_name
 from ..move import parse_row
 from ..render import UNIT, nearest_point, point_xy
 from ..turn import Phase
 from .access import neighbour, row_for_key
 from .dom import element, find, window
-from .preview import row_at
+from .preview import row_at, rows_through
 from .session import Session
 from .status import status
 from .view import View
@@ -140,8 +140,10 @@ class BoardInput:
     def on_blur(self, event) -> None:
         """The board lost the keyboard's focus: its point is no longer previewed."""
         pointer = self.session.pointer
-        if pointer is not None and pointer[3]:
-            self.session.point_to(None)
+        if pointer is not None:
+            _, _, _, by_key = pointer
+            if by_key:
+                self.session.point_to(None)
 
     # ------------------------------------------------------------------ the pointer over the board
 
@@ -155,17 +157,14 @@ class BoardInput:
             return
         x, y = self.svg_xy(event)
         point = nearest_point(x, y)
-        pointer = self.session.pointer
+        before = self.session.pointer
         if point is None:
-            if pointer is not None:
+            if before is not None:
                 self.session.point_to(None)
-        elif pointer is None or pointer[0] != point or pointer[3] or self.rows_at(point):
-            self.session.point_to(point, x, y)  # within one point, only a row choice may change
-
-    def rows_at(self, point: int) -> bool:
-        """Whether several candidate rows run through ``point`` (where on it the pointer is
-        then decides which one a click takes)."""
-        return len([w for w in self.session.turn.candidate_rows if point in WINDOWS[w]]) > 1
+            return
+        same = before is not None and before[0] == point and not before[3]  # the mouse's own, on this point
+        if not same or len(rows_through(self.session.turn, point)) > 1:  # only there does it matter where
+            self.session.point_to(point, x, y)
 
     # ------------------------------------------------------------------ dragging a ring
 

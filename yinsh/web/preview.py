@@ -35,7 +35,7 @@ from ..render import point_xy
 from ..turn import Phase, Turn, row_name_key
 from .access import row_for_key
 
-__all__ = ["Preview", "preview", "move_preview", "row_at", "rows_made"]
+__all__ = ["Preview", "preview", "move_preview", "row_at", "rows_through", "rows_made"]
 
 ROW_PHASES: Final = (Phase.REMOVE_ROW, Phase.REMOVE_RING)
 
@@ -162,7 +162,7 @@ def row_at(turn: Turn, point: int | None, x: float | None = None, y: float | Non
     """
     if point is None or turn.phase not in ROW_PHASES or point in turn.removable_rings:
         return None
-    windows = [w for w in turn.candidate_rows if point in WINDOWS[w]]
+    windows = rows_through(turn, point)
     if len(windows) < 2:
         return windows[0] if windows else None
     if x is None or y is None:
@@ -179,6 +179,12 @@ def row_at(turn: Turn, point: int | None, x: float | None = None, y: float | Non
         return ((x - mx) ** 2 + (y - my) ** 2, across, i)
 
     return windows[min(range(len(windows)), key=nearness)]
+
+
+def rows_through(turn: Turn, point: int) -> list[int]:
+    """The candidate rows of ``turn`` that ``point`` is in, in notation order (where there are
+    several, where on the point the pointer is decides which one a click takes)."""
+    return [w for w in turn.candidate_rows if point in WINDOWS[w]]
 
 
 def _rows_note(made: list[tuple[str, int]]) -> str:
