@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from games import BRAVE_COMBO
 from pages import GamePage, RecordedPage, save_settled_screenshot, shared_page_fixtures
+from test_access import AXE, axe_problems
 
 from yinsh.board import BIT, POINTS, WINDOWS, parse_point, point_name
 from yinsh.game import Game
@@ -296,6 +297,8 @@ def test_the_first_visit_asks_once_and_links_skip_it(chromium_browser, site_url)
         for text in ("Play the computer (level 2)", "Two players here"):
             assert page.locator("#welcome-dialog button", has_text=text).is_visible()
         save_settled_screenshot(page, "feel-first-visit-desktop-light")
+        if AXE.is_file():
+            assert axe_problems(page, AXE) == []
         page.locator("#welcome-dialog button", has_text="Two players here").click()
         assert not dialog.is_visible()
         assert page.evaluate("localStorage.getItem('yinsh:welcome')") == "two"

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from games import BRAVE_COMBO
 from pages import AI_TIMEOUT_MS, RecordedPage, save_settled_screenshot
+from test_access import AXE, axe_problems
 
 from yinsh.game import Game
 
@@ -228,6 +229,8 @@ def test_phone_strip_bar_words_and_sizes(chromium_browser, site_url, theme):
         assert banner["y"] + banner["height"] <= page.locator("#board svg").bounding_box()["y"]
         assert page.evaluate(COVERED_BY_BAR_JS) == [] and page.evaluate(SMALL_CONTROLS_JS) == []
         save_settled_screenshot(page, f"layout-phone-{theme}-result")
+        if AXE.is_file():
+            assert axe_problems(page, AXE) == []
         page.locator("#banner button[data-action=close-result]").tap()
         page.wait_for_selector("#banner", state="hidden")
         save_settled_screenshot(page, f"layout-phone-{theme}-over")
