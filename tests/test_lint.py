@@ -31,7 +31,7 @@ CHECKS = {
 @pytest.mark.parametrize("tool", CHECKS)
 def test_tool_reports_no_problems(tool: str) -> None:
     if importlib.util.find_spec(tool) is None:
-        unavailable(f"{tool} is not installed: pip install -e '.[test]'")
+        unavailable(f"{tool} is not installed: pip install --group test (make setup)")
     result = subprocess.run(
         [sys.executable, "-m", tool, *CHECKS[tool]], cwd=ROOT, capture_output=True, text=True, timeout=600
     )

