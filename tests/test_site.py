@@ -94,7 +94,11 @@ class TestPage:
         preloaded = {url for url in re.findall(r'<link rel="preload" href="([^"]+)" as="fetch"', html)
                      if not url.startswith("./static/vendor/")}
         config = tomllib.loads((out / "pyscript.toml").read_text(encoding="utf-8"))
-        assert preloaded == set(config["files"]), "every file of the page's config is preloaded, and only those"
+        (config_url,) = re.findall(r'<script type="mpy" config="([^"]+)"', html)
+        assert preloaded == set(config["files"]) | {config_url}, "the config and its files are preloaded, only they"
+        # and the chunks of PyScript it imports at start, as modules
+        modules = re.findall(r'<link rel="modulepreload" href="([^"]+)"', html)
+        assert any(re.search(r"/pyscript-[0-9a-f]{10}/core-[\w-]+\.js$", url) for url in modules), modules
         refs = [url for url in page_refs(html) if url not in preloaded]
         assert refs
         for url in refs:

@@ -155,19 +155,31 @@ def _rewrite_page(page: str, html: str, urls: dict[str, str], hashes: dict[str, 
     return "".join(out)
 
 
-def _preload_files(page: str, html: str, builder: Collector, compiled: dict[str, bytes]) -> str:
-    """``html`` with a preload for every file its PyScript config maps (a module ``compiled``
-    as its ``.mpy``): the browser fetches them beside the interpreter instead of after it
-    (PyScript reads the config first); each link matches PyScript's own fetch of the file
-    (same URL, same-origin credentials)."""
+def _preload_files(page: str, html: str, builder: Collector, compiled: dict[str, bytes], shipped: set[str]) -> str:
+    """``html`` with preloads for what PyScript fetches one after another once it runs: the
+    chunks of its own it imports (every module of its runtime folder that ships), the page's
+    config, and every file that config maps (a module ``compiled`` as its ``.mpy``). The
+    browser fetches them all at once, beside the interpreter; each link matches PyScript's own
+    request (same URL, same-origin credentials), so the request is answered from the preload."""
     base = posixpath.dirname(page)
     links = []
     for tag, attrs, _, _ in StartTags(html).tags:
+        src = attrs.get("src") if tag == "script" and attrs.get("type") == "module" else None
+        script = resolve(src, base, page) if src else None
+        if script and builder.vendor_dir(script.split("?")[0]):
+            folder = posixpath.dirname(script)
+            links += [f'  <link rel="modulepreload" href="{escape(relative(chunk, base), quote=True)}">\n'
+                      for chunk in sorted(shipped) if posixpath.dirname(chunk) == folder
+                      and chunk.endswith(".js") and chunk != script]
         value = attrs.get("config") if tag == "script" else None
         path = resolve(value, base, page) if value else None
         config = builder.configs.get(path or "")
+        if config is None:
+            continue
+        links.append(f'  <link rel="preload" href="{escape(value or "", quote=True)}" as="fetch" '
+                     'crossorigin="anonymous">\n')
         mpy = path in builder.micropython_configs()
-        for source in expand_files((config.data.get("files") or {}) if config else {}, page):
+        for source in expand_files(config.data.get("files") or {}, page):
             target = resolve(source, "", page)
             if mpy and target in compiled:
                 source = source[: -len(".py")] + ".mpy"
@@ -367,7 +379,8 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
         raise BuildError(f"{PAGE} lost its <!-- board:begin --> … <!-- board:end --> markers")
     pages[PAGE] = pages[PAGE][: m.start(2)] + _board_markup() + "\n" + pages[PAGE][m.end(2):]
     for page, html in pages.items():
-        pages[page] = _preload_files(page, _rewrite_page(page, html, urls, hashes, rewrite_config), builder, compiled)
+        pages[page] = _preload_files(page, _rewrite_page(page, html, urls, hashes, rewrite_config), builder,
+                                     compiled, set(contents))
 
     def site_url(path: str) -> str:
         if kinds[path] == "page":
