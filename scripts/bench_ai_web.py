@@ -61,7 +61,8 @@ def browser_times(codes_by_level: dict[int, list[str]], print_=print) -> tuple[d
 
     server = make_server(ROOT, 0, host="127.0.0.1", quiet=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    # a computer player in the URL: the page starts its worker at once (and asks no first-visit question)
+    url = f"http://127.0.0.1:{server.server_address[1]}/index.html?white=human&black=ai-1"
     out: dict[int, dict] = {}
     try:
         with sync_playwright() as playwright:
@@ -72,7 +73,6 @@ def browser_times(codes_by_level: dict[int, list[str]], print_=print) -> tuple[d
             page.goto(url)
             page.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=BOOT_TIMEOUT_MS)
             start = time.perf_counter()
-            page.hover("#panel button[data-action=hint]")  # how the page gets its worker going for a hint
             page.wait_for_function("() => window.yinshAI !== undefined", timeout=BOOT_TIMEOUT_MS)
             print_(f"worker up {time.perf_counter() - start:.2f} s after the page was interactive")
             python = json.loads(page.evaluate("async () => await window.yinshAI.hello()"))["python"]
