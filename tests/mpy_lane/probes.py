@@ -142,32 +142,37 @@ def _turn_facts(turn):
             turn.rows_pending_for, repr(turn)]
 
 
+def _moves_between(text, first, last):
+    """The moves ``first`` to ``last`` of a record's game, each with its index and the game
+    before it (a replay, played on as the caller goes to the next)."""
+    game = read_record(text).game
+    replay = Game.from_state(game.start_state, game.start_ply)
+    for index, move in enumerate(game.moves[:last]):
+        if index >= first:
+            yield index, move, replay
+        replay.play(move)
+
+
 def turns(text, first, last):
     """Moves ``first`` to ``last`` of a record's game made by clicks on a ``Turn``: what it
     says and offers before each move and after each click, and what wrong clicks answer."""
-    game = read_record(text).game
-    replay = Game.from_state(game.start_state, game.start_ply)
     out = []
-    for index, move in enumerate(game.moves):
-        if index >= last:
-            break
-        if index >= first:
-            turn = Turn(replay)
-            steps = [_turn_facts(turn)]
-            # A wrong click first (every point in turn would be slow): it must change nothing.
-            wrong = [p for p in POINTS if p not in turn.clickable_points][index % 7::7][:3]
-            for point in wrong:
-                steps.append(["wrong", point_name(point), turn.click_point(point), str(turn.phase)])
-                if turn.phase != "move-ring" and turn.decisions:
-                    turn.reset()
-            turn.reset()
-            while turn.move is None and turn.options:
-                step = decisions_of(move)[len(turn.decisions)]
-                hint = turn.click_row(step.value) if step.kind == "row" else turn.click_point(step.value)
-                steps.append(["click", step.kind, step.value, hint] + _turn_facts(turn))
-            steps.append(["move", str(turn.move), turn.move == move, turn.passed])
-            out.append(steps)
-        replay.play(move)
+    for index, move, replay in _moves_between(text, first, last):
+        turn = Turn(replay)
+        steps = [_turn_facts(turn)]
+        # A wrong click first (every point in turn would be slow): it must change nothing.
+        wrong = [p for p in POINTS if p not in turn.clickable_points][index % 7::7][:3]
+        for point in wrong:
+            steps.append(["wrong", point_name(point), turn.click_point(point), str(turn.phase)])
+            if turn.phase != "move-ring" and turn.decisions:
+                turn.reset()
+        turn.reset()
+        while turn.move is None and turn.options:
+            step = decisions_of(move)[len(turn.decisions)]
+            hint = turn.click_row(step.value) if step.kind == "row" else turn.click_point(step.value)
+            steps.append(["click", step.kind, step.value, hint] + _turn_facts(turn))
+        steps.append(["move", str(turn.move), turn.move == move, turn.passed])
+        out.append(steps)
     return out
 
 
@@ -342,36 +347,30 @@ def previews(text, first, last):
     ring of the mover and each of its destinations, the markers flipped, the rows made and the
     note; in a row choice, the row under a pointer on and round every candidate row's points;
     and what each move sounds like."""
-    game = read_record(text).game
-    replay = Game.from_state(game.start_state, game.start_ply)
     out = []
-    for index, move in enumerate(game.moves):
-        if index >= last:
-            break
-        if index >= first:
-            turn = Turn(replay)
-            for source in sorted(turn.movable_rings):
-                turn.click_point(source)
-                for target in sorted(turn.destinations):
-                    shown = preview(turn, target)
-                    out.append([point_name(source), point_name(target), [point_name(p) for p in shown.flips],
-                                list(shown.rows), shown.note])
-                turn.reset()
-            for step in decisions_of(move):
-                if turn.phase in ("remove-row", "remove-ring"):
-                    for window in turn.candidate_rows:
-                        for point in WINDOWS[window]:
-                            x, y = point_xy(point)
-                            out.append(["row", point_name(point), row_at(turn, point)]
-                                       + [row_at(turn, point, x + dx, y + dy) for dx, dy in ((9, 4), (-7, -9))]
-                                       + [preview(turn, point, by_key=True).row])
-                if step.kind == "row":
-                    turn.click_row(step.value)
-                elif step.kind != "pass":
-                    turn.click_point(step.value)
-            out.append(["cues", list(move_cues(replay.state, move)),
-                        [[start, note.hz, note.ms] for start, note in schedule(move_cues(replay.state, move))]])
-        replay.play(move)
+    for _, move, replay in _moves_between(text, first, last):
+        turn = Turn(replay)
+        for source in sorted(turn.movable_rings):
+            turn.click_point(source)
+            for target in sorted(turn.destinations):
+                shown = preview(turn, target)
+                out.append([point_name(source), point_name(target), [point_name(p) for p in shown.flips],
+                            list(shown.rows), shown.note])
+            turn.reset()
+        for step in decisions_of(move):
+            if turn.phase in ("remove-row", "remove-ring"):
+                for window in turn.candidate_rows:
+                    for point in WINDOWS[window]:
+                        x, y = point_xy(point)
+                        out.append(["row", point_name(point), row_at(turn, point)]
+                                   + [row_at(turn, point, x + dx, y + dy) for dx, dy in ((9, 4), (-7, -9))]
+                                   + [preview(turn, point, by_key=True).row])
+            if step.kind == "row":
+                turn.click_row(step.value)
+            elif step.kind != "pass":
+                turn.click_point(step.value)
+        out.append(["cues", list(move_cues(replay.state, move)),
+                    [[start, note.hz, note.ms] for start, note in schedule(move_cues(replay.state, move))]])
     return out
 
 
