@@ -7,10 +7,13 @@ it (a copy of the page and configs, the runtime linked in) so they never touch t
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 import shutil
 import struct
+import tempfile
 import threading
 import tomllib
 import zipfile
@@ -166,28 +169,60 @@ class TestContents:
         read = json.loads if config.endswith(".json") else tomllib.loads
         source = read((ROOT / config).read_text(encoding="utf-8"))
         built = read((out / config).read_text(encoding="utf-8"))
-        if "micropython" in runtime:  # the modules as MicroPython bytecode, the rest as written
-            source["files"] = {k[:-3] + ".mpy" if k.endswith(".py") else k: v for k, v in source["files"].items()}
-        assert built["files"] == source["files"], "[files] is shipped as written (MicroPython's modules as .mpy)"
+        if "micropython" in runtime:  # the modules in one bundle (below), unpacked by mpy/bundle.py
+            (bundle,) = [k for k in built["files"] if k.startswith("./pyscript.bundle?v=")]
+            source["files"] = {bundle: "./page.bundle", "./mpy/bundle.mpy": "./"}
+        assert built["files"] == source["files"], "[files] is shipped as written (MicroPython's: the bundle)"
         assert re.fullmatch(r"\./static/vendor/" + runtime, built["interpreter"])
         assert (out / built["interpreter"]).is_file()
         for url in built["files"]:
-            assert (out / url).is_file(), url
+            assert (out / url.split("?")[0]).is_file(), url
         assert {k: v for k, v in built.items() if k != "interpreter"} == {
             k: v for k, v in source.items() if k != "interpreter"}
 
-    def test_the_page_s_modules_ship_as_micropython_bytecode(self, site):
-        """Precompiled for the vendored MicroPython; a module only the page imports ships as
-        bytecode alone, one the worker imports too also as source."""
+    def test_the_page_s_modules_ship_as_micropython_bytecode_in_one_bundle(self, site):
+        """Precompiled for the vendored MicroPython and packed in one file, each at the path
+        the source config gives it; a module only the page imports ships in the bundle alone,
+        one the worker imports too also as source."""
         out, _ = site
-        config = tomllib.loads((out / "pyscript.toml").read_text(encoding="utf-8"))
-        modules = [k.removeprefix("./") for k in config["files"] if k.endswith(".mpy")]
-        assert "yinsh/web/view.mpy" in modules and "typing.mpy" not in modules  # (the stubs are in mpy/)
-        for module in modules:
-            data = (out / module).read_bytes()
-            assert data[:2] == b"M\x06", f"{module} is no MicroPython bytecode of version 6"
-        assert not (out / "yinsh/web/view.py").exists(), "only the page imports it: no source needed"
-        assert (out / "yinsh/game.py").exists() and (out / "yinsh/game.mpy").exists(), "the worker imports it too"
+        built = tomllib.loads((out / "pyscript.toml").read_text(encoding="utf-8"))
+        (url,) = [k for k in built["files"] if ".bundle?v=" in k]
+        data = (out / url.removeprefix("./").split("?")[0]).read_bytes()
+        assert hashlib.sha256(data).hexdigest().startswith(url.rsplit("=", 1)[1])
+        index, _, body = data.partition(b"\n")
+        offset, unpacked = 0, {}
+        for path, size in json.loads(index):
+            unpacked[path] = body[offset:offset + size]
+            offset += size
+        assert offset == len(body)
+        source = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["files"]
+        expected = {(dest.removeprefix("./") + key.rsplit("/", 1)[1] if dest.endswith("/") else dest)[:-3] + ".mpy"
+                    for key, dest in source.items() if key != "./mpy/bundle.py"}
+        assert set(unpacked) == expected and "yinsh/web/view.mpy" in unpacked and "typing.mpy" in unpacked
+        for module, code in list(unpacked.items()) + [("mpy/bundle.mpy", (out / "mpy/bundle.mpy").read_bytes())]:
+            assert code[:2] == b"M\x06", f"{module} is no MicroPython bytecode of version 6"
+        assert not (out / "yinsh/web/view.py").exists() and not (out / "yinsh/web/view.mpy").exists()
+        assert (out / "yinsh/game.py").exists(), "the worker imports it"
+
+    def test_the_unpacker_reads_what_the_builder_packs(self):
+        """mpy/bundle.py (run by MicroPython in the page) unpacks the format of yinsh.site.micropython."""
+        from yinsh.site.micropython import BUNDLE_NAME, UNPACKER, pack
+
+        text = (ROOT / UNPACKER).read_text(encoding="utf-8")
+        assert f'NAME = "{BUNDLE_NAME}"' in text
+        packed = pack("x.toml", {"yinsh/a.py": "yinsh/a.py", "b.py": "b.py", UNPACKER: "bundle.py"},
+                      {"yinsh/a.py": b"AAA", "b.py": b"B", UNPACKER: b"U"})
+        (bundle,) = [data for path, data in packed.contents.items() if path.endswith(".bundle")]
+        namespace: dict = {"__name__": "bundle"}
+        with tempfile.TemporaryDirectory() as folder:
+            cwd = os.getcwd()
+            os.chdir(folder)
+            try:
+                Path(BUNDLE_NAME).write_bytes(bundle)
+                exec(compile(text, UNPACKER, "exec"), namespace)  # unpacks on import, as in the page
+                assert Path("yinsh/a.mpy").read_bytes() == b"AAA" and Path("b.mpy").read_bytes() == b"B"
+            finally:
+                os.chdir(cwd)
 
     def test_files_named_in_code_ship(self, site):
         """The worker's script and configuration, which the page names in its Python."""

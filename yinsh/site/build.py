@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .bytecode import compile_modules, files_as_mpy, mpy_path
-from .collect import Collector, expand_files, manifest_images
+from .collect import Collector, Config, expand_files, manifest_images, static_imports
 from .common import (
     BOARD_CSS_HEADER,
     BOARD_CSS_PATH,
@@ -42,6 +41,7 @@ from .common import (
     toml_or_json,
     trim_lock,
 )
+from .micropython import Packed, compile_modules, files_table, pack
 from .offline import registration, service_worker
 from .stdlib import STDLIB_ZIP, imported_names, trim_stdlib
 
@@ -155,22 +155,25 @@ def _rewrite_page(page: str, html: str, urls: dict[str, str], hashes: dict[str, 
     return "".join(out)
 
 
-def _preload_files(page: str, html: str, builder: Collector, compiled: dict[str, bytes], shipped: set[str]) -> str:
-    """``html`` with preloads for what PyScript fetches one after another once it runs: the
-    chunks of its own it imports (every module of its runtime folder that ships), the page's
-    config, and every file that config maps (a module ``compiled`` as its ``.mpy``). The
-    browser fetches them all at once, beside the interpreter; each link matches PyScript's own
-    request (same URL, same-origin credentials), so the request is answered from the preload."""
+def _preload_files(page: str, html: str, builder: Collector, packed: dict[str, Packed],
+                   contents: dict[str, bytes]) -> str:
+    """``html`` with preloads for what PyScript fetches one after another once it runs: what
+    its module script imports statically (its core), the page's config, and every file that
+    config maps (a MicroPython config's bundle and unpacker). The browser fetches them beside
+    the interpreter instead of one after another; each link matches PyScript's own request
+    (same URL, same-origin credentials), so it is answered from the preload. (The chunks
+    PyScript imports later are left alone: preloading them too slows a repeat visit, whose
+    parsing they hold back, more than it saves.)"""
     base = posixpath.dirname(page)
     links = []
     for tag, attrs, _, _ in StartTags(html).tags:
         src = attrs.get("src") if tag == "script" and attrs.get("type") == "module" else None
         script = resolve(src, base, page) if src else None
-        if script and builder.vendor_dir(script.split("?")[0]):
+        if script and script in contents:
             folder = posixpath.dirname(script)
             links += [f'  <link rel="modulepreload" href="{escape(relative(chunk, base), quote=True)}">\n'
-                      for chunk in sorted(shipped) if posixpath.dirname(chunk) == folder
-                      and chunk.endswith(".js") and chunk != script]
+                      for chunk in static_imports(contents[script].decode("utf-8", "replace"), folder)
+                      if chunk in contents]
         value = attrs.get("config") if tag == "script" else None
         path = resolve(value, base, page) if value else None
         config = builder.configs.get(path or "")
@@ -178,16 +181,26 @@ def _preload_files(page: str, html: str, builder: Collector, compiled: dict[str,
             continue
         links.append(f'  <link rel="preload" href="{escape(value or "", quote=True)}" as="fetch" '
                      'crossorigin="anonymous">\n')
-        mpy = path in builder.micropython_configs()
-        for source in expand_files(config.data.get("files") or {}, page):
-            target = resolve(source, "", page)
-            if mpy and target in compiled:
-                source = source[: -len(".py")] + ".mpy"
+        files = packed[path].files if path in packed else expand_files(config.data.get("files") or {}, page)
+        for source in files:
             links.append(f'  <link rel="preload" href="{escape(source, quote=True)}" as="fetch" '
                          'crossorigin="anonymous">\n')
     if not links:
         return html
     return html.replace("</head>", "".join(links) + "</head>", 1)
+
+
+def _mapped(config: Config) -> dict[str, str]:
+    """A config's ``[files]`` resolved: source path → its path in the interpreter's file system."""
+    assert config.path is not None
+    base = posixpath.dirname(config.path)
+    out = {}
+    for source, dest in expand_files(config.data.get("files") or {}, config.path).items():
+        path = resolve(source, base, config.path)
+        if path:
+            target = dest.removeprefix("./")
+            out[path] = target + posixpath.basename(path) if dest.endswith("/") else target
+    return out
 
 
 def _trim_stdlib(root: Path, builder: Collector, runtime: dict[str, dict[str, bytes]]) -> list[str]:
@@ -259,11 +272,12 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
         except BuildError:
             pass
 
-    # -- MicroPython's modules, precompiled (bytecode.py) --------------------------------
+    # -- MicroPython's modules, precompiled and packed (micropython.py) ------------------
     mpy_configs = builder.micropython_configs()
     compiled = compile_modules(root, sorted(p for p, by in builder.mapped_by.items()
                                             if p.endswith(".py") and by & mpy_configs))
-    for path in compiled:  # a module only MicroPython imports ships as bytecode alone
+    packed = {config: pack(config, _mapped(builder.configs[config]), compiled) for config in sorted(mpy_configs)}
+    for path in compiled:  # a module only MicroPython imports ships in the bundles alone
         if builder.mapped_by[path] <= mpy_configs and path not in builder.named_in_code:
             builder.sources.discard(path)
 
@@ -322,14 +336,13 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
                     raise BuildError(f"{path}: could not rewrite its interpreter line")
                 if tomllib.loads(text).get("interpreter") != new:
                     raise BuildError(f"{path}: rewriting the interpreter changed more than the interpreter")
-            if path in mpy_configs:
+            if path in packed:
                 if path.endswith(".json"):
-                    raise BuildError(f"{path}: a MicroPython config must be TOML (its modules are renamed .mpy)")
-                text = files_as_mpy(text, set(compiled), posixpath.dirname(path))
-                expected = {k[: -len(".py")] + ".mpy" if resolve(k, posixpath.dirname(path), path) in compiled
-                            else k: v for k, v in builder.configs[path].data["files"].items()}
-                if tomllib.loads(text).get("files") != expected:
-                    raise BuildError(f"{path}: renaming its modules .mpy changed more than their names")
+                    raise BuildError(f"{path}: a MicroPython config must be TOML (its [files] are rewritten)")
+                try:
+                    text = files_table(text, packed[path].files)
+                except BuildError as exc:
+                    raise BuildError(f"{path}: {exc}") from None
             return text.encode()
         if path.endswith(".css") and path in builder.refs:
             text = raw.decode("utf-8")
@@ -369,9 +382,12 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
 
     for path in sorted(builder.sources):
         ensure(path)
-    for path, data in compiled.items():
-        contents[mpy_path(path)] = data
-        kinds[mpy_path(path)] = "package"
+    bundles = {}  # a bundle's site path → its (versioned) URL
+    for packing in packed.values():
+        for path, data in packing.contents.items():
+            contents[path] = data
+            kinds[path] = "package"
+        bundles[packing.bundle_url[2:].split("?")[0]] = packing.bundle_url
 
     # -- the pages ---------------------------------------------------------------------
     m = _BOARD.search(pages[PAGE])
@@ -380,9 +396,11 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
     pages[PAGE] = pages[PAGE][: m.start(2)] + _board_markup() + "\n" + pages[PAGE][m.end(2):]
     for page, html in pages.items():
         pages[page] = _preload_files(page, _rewrite_page(page, html, urls, hashes, rewrite_config), builder,
-                                     compiled, set(contents))
+                                     packed, contents)
 
     def site_url(path: str) -> str:
+        if path in bundles:
+            return bundles[path]
         if kinds[path] == "page":
             return _page_url(path)
         if kinds[path] in ("runtime", "meta") or not {"versioned", "image"} & builder.forms.get(path, set()):
@@ -391,6 +409,8 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
 
     def fetched_as(path: str) -> list[str]:
         """The URLs the page and its workers fetch ``path`` by (the service worker's keys)."""
+        if path in bundles:
+            return [bundles[path]]
         forms = builder.forms.get(path, set())
         if kinds[path] == "meta" or forms == {"image"}:
             return []  # manifest icons: fetched by the browser when it installs the app, online

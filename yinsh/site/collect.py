@@ -271,6 +271,11 @@ class Collector:
         return True
 
 
+def static_imports(text: str, folder: str) -> list[str]:
+    """The files a JavaScript module in ``folder`` imports statically (``import … from "./x.js"``)."""
+    return [posixpath.normpath(posixpath.join(folder, m.group(2))) for m in _STATIC_IMPORT.finditer(text)]
+
+
 def expand_files(files: dict[str, str], where: str) -> dict[str, str]:
     """PyScript's ``[files]`` with its ``{NAME}`` templates expanded: source URL → destination."""
     templates: dict[str, str] = {}
