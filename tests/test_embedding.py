@@ -26,7 +26,7 @@ from yinsh.game import Game
 from yinsh.link import encode_game
 from yinsh.move import Move
 from yinsh.record import read_records
-from yinsh.render import board_svg
+from yinsh.render import static_board_svg
 from yinsh.web.embedding import PARAMETERS, EmbedError, parse_embed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -295,7 +295,7 @@ class TestEmbedHtml:
             assert f'data-step="{step}"' in self.text
 
     def test_static_board_is_the_renderers(self):
-        expected = board_svg(Game())
+        expected = static_board_svg()
         m = re.search(r"(<!-- board:begin[^>]*-->\n)(.*?)(<!-- board:end -->)", self.text, re.S)
         assert m, "embed.html lost its <!-- board:begin --> … <!-- board:end --> markers"
         if UPDATE:

@@ -101,7 +101,7 @@ class TestIndexHtml:
             assert (ROOT / url).is_file(), f"index.html preloads {url}, which `make setup` did not produce"
 
     def test_page_hooks(self):
-        assert 'id="board"' in self.html and "data-point=" in self.html  # the board is drawn before Python starts
+        assert 'id="board"' in self.html and 'class="yb-dots"' in self.html  # the board is drawn before Python starts
         for element_id in ("prompt", "hint", "pool-count", "moves", "banner", "player-white", "player-black"):
             assert f'id="{element_id}"' in self.html
 

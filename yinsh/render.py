@@ -43,6 +43,7 @@ __all__ = [
     "BOARD_CSS",
     "PALETTES",
     "board_svg",
+    "static_board_svg",
     "point_xy",
     "nearest_point",
     "ring_icon_svg",
@@ -285,6 +286,7 @@ def board_svg(
     title: str | None = None,
     size: int | None = None,
     point_labels: Mapping[int, str] | None = None,
+    hits: bool = True,
 ) -> str:
     """The SVG markup of a position.
 
@@ -310,7 +312,8 @@ def board_svg(
       the ``<svg>`` itself is left unnamed (``role="none"``) for its container to name.
 
     Every point is a ``<circle data-point="e4">`` drawn last, so a click anywhere near a
-    point reaches it; candidate rows are drawn above the points.
+    point reaches it; candidate rows are drawn above the points. ``hits=False`` leaves these
+    targets out (a board shown before the page can act on it).
     """
     state: State = position.state if hasattr(position, "state") else position
     if last_move is _AUTO:
@@ -426,15 +429,17 @@ def board_svg(
     if over:
         out.append(f'<g class="yb-over">{"".join(over)}</g>')
 
-    if point_labels is None:
-        hits = "".join(f'<circle class="hit{" can" if p in clickable_set else ""}" {_HIT[p]}/>' for p in POINTS)
+    if not hits:
+        targets = ""
+    elif point_labels is None:
+        targets = "".join(f'<circle class="hit{" can" if p in clickable_set else ""}" {_HIT[p]}/>' for p in POINTS)
     else:  # every point is a button: pressing one that cannot act now explains why
-        hits = "".join(
+        targets = "".join(
             f'<circle class="hit{" can" if p in clickable_set else ""}" {_HIT[p]} id="yb-pt-{POINT_NAMES[p]}" '
             f'role="button" aria-label="{_esc(point_labels[p])}"/>'
             for p in POINTS
         )
-    out.append(f'<g class="yb-hits">{hits}</g>')
+    out.append(f'<g class="yb-hits">{targets}</g>')
 
     if bars:
         shapes = "".join(f'<path class="row{_row_state(w, sel_row)}" data-row="{row_name(w)}" '
@@ -503,6 +508,19 @@ def _iter_bits(bits: int) -> Iterable[int]:
 
 def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def static_board_svg() -> str:
+    """The empty board the pages' HTML draws before Python starts (``index.html``,
+    ``embed.html``): no click targets yet, so nothing there looks clickable, and the lightest
+    markup to parse and lay out (Python draws the playable board over it).
+
+    >>> "data-point" in static_board_svg(), static_board_svg().count("<circle")
+    (False, 85)
+    """
+    from .game import Game
+
+    return board_svg(Game(), hits=False)
 
 
 def ring_icon_svg(color: str, filled: bool = True) -> str:

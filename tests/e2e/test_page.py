@@ -20,6 +20,7 @@ from pages import save_settled_screenshot
 from yinsh.board import parse_point, point_name
 from yinsh.game import Game
 from yinsh.move import Move
+from yinsh.render import static_board_svg
 from yinsh.state import WHITE, make_state, pool
 
 BOOT_TIMEOUT_MS = 60_000
@@ -64,8 +65,9 @@ def test_page_loads_clean_and_self_hosted(yinsh_page):
     response = boot(yinsh_page, "/")
     assert response is not None and response.ok
     html = response.text()
-    assert html.count("data-point=") == 85  # the board is drawn before Python starts
-    assert yinsh_page.locator("#board [data-point]").count() == 85
+    # the board is drawn before Python starts (its 85 points), with nothing to click yet ...
+    assert static_board_svg() in html and "data-point=" not in html
+    assert yinsh_page.locator("#board [data-point]").count() == 85  # ... and every point is, once it has
     assert yinsh_page.inner_text("#prompt") == "White: place a ring on an empty point"
     assert yinsh_page.get_attribute("#board", "data-record") == ""
     assert yinsh_page.get_attribute("#board", "data-position") == Game().position()

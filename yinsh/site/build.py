@@ -229,12 +229,9 @@ def _page_url(page: str) -> str:
 
 
 def _board_markup() -> str:
-    from ..game import Game
-    from ..render import board_svg
-    from ..turn import Turn
+    from ..render import static_board_svg
 
-    game = Game()
-    return board_svg(game, **Turn(game).highlights())  # type: ignore[arg-type]
+    return static_board_svg()
 
 
 
