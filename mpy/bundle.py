@@ -15,8 +15,8 @@ NAME = "page.bundle"
 """Where the page's config puts the bundle (the site builder writes the same name)."""
 
 
-def _folders(path):
-    parts = path.split("/")[:-1]
+def _make_folders(folder):
+    parts = folder.split("/")
     for end in range(1, len(parts) + 1):
         try:
             os.mkdir("/".join(parts[:end]))
@@ -35,8 +35,12 @@ def unpack(name=NAME):
     end = data.index(b"\n")
     view = memoryview(data)
     offset = end + 1
+    made = {""}
     for path, size in json.loads(data[:end]):
-        _folders(path)
+        folder = path.rpartition("/")[0]
+        if folder not in made:
+            _make_folders(folder)
+            made.add(folder)
         with open(path, "wb") as target:
             target.write(view[offset:offset + size])
         offset += size

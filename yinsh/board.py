@@ -96,18 +96,20 @@ def is_point(text: str) -> bool:
     return text.strip().lower() in _NAME_TO_POINT
 
 
-def _ray(point: Point, step: int) -> tuple[Point, ...]:
+def _rays(point: Point) -> tuple[tuple[Point, ...], ...]:
     out = []
-    q = point + step
-    while 0 <= q < SIZE and q in POINT_NAMES:
-        out.append(q)
-        q += step
+    for step in DIRECTIONS:
+        ray = []
+        q = point + step
+        while 0 <= q < SIZE and q in POINT_NAMES:
+            ray.append(q)
+            q += step
+        if ray:
+            out.append(tuple(ray))
     return tuple(out)
 
 
-RAYS: Final[dict[Point, tuple[tuple[Point, ...], ...]]] = {
-    p: tuple(r for r in (_ray(p, d) for d in DIRECTIONS) if r) for p in POINTS
-}
+RAYS: Final[dict[Point, tuple[tuple[Point, ...], ...]]] = {p: _rays(p) for p in POINTS}
 """For each point, the non-empty rays of points outward along the six directions."""
 
 
@@ -132,19 +134,26 @@ def line_step(a: Point, b: Point) -> int | None:
     return step if b > a else -step
 
 
-BETWEEN: Final[list[int]] = [0] * (SIZE << 8)
+def _between() -> list[int]:
+    # Built in a function: its locals are much faster than module globals in MicroPython,
+    # where the page imports this module on every visit.
+    table = [0] * (SIZE << 8)
+    for p in POINTS:
+        for ray in RAYS[p]:
+            mask = 0
+            for q in ray:
+                table[p << 8 | q] = mask
+                mask |= BIT[q]
+    return table
+
+
+BETWEEN: Final[list[int]] = _between()
 """For two distinct points ``a`` and ``b`` on a line, ``BETWEEN[a << 8 | b]`` is the bitboard
 of the points strictly between them (0 for neighbours and for points on no common line).
 
 A list indexed by one small int, not a dict keyed by pairs: MicroPython hashes a tuple as
 the sum of its items, so pair keys collide there (docs/PORTABILITY.md).
 """
-for _p in POINTS:
-    for _ray_points in RAYS[_p]:
-        _mask = 0
-        for _q in _ray_points:
-            BETWEEN[_p << 8 | _q] = _mask
-            _mask |= BIT[_q]
 
 WINDOWS: Final[tuple[tuple[Point, ...], ...]] = tuple(
     tuple(start + k * step for k in range(5))
