@@ -115,7 +115,11 @@ def prepare(directory: Path) -> dict:
     urls = summary.url_map
     core_js = urls["static/vendor/pyscript/core.js"]
     runtime_dir = core_js.rsplit("/", 1)[0]
-    shutil.copyfile(ROOT / "static" / "vendor" / "pyscript" / "core.css", directory / runtime_dir / "core.css")
+    # The bare pages as PyScript's documentation writes them: PyScript's stylesheet and a TOML
+    # config, whose parser the built site leaves out (its pages hold their configs as JSON).
+    vendored = ROOT / "static" / "vendor" / "pyscript"
+    for name in ["core.css"] + [p.name for p in vendored.glob("toml-*.js")]:
+        shutil.copyfile(vendored / name, directory / runtime_dir / name)
     for name, (html, toml, interpreter) in BARE.items():
         page = (ROOT / "bench" / html).read_text(encoding="utf-8")
         page = (page.replace("../static/vendor/pyscript/core.js", core_js)

@@ -17,6 +17,7 @@ import tempfile
 import threading
 import tomllib
 import zipfile
+from html import unescape
 from pathlib import Path
 from urllib.parse import urlsplit
 from urllib.request import urlopen
@@ -44,13 +45,22 @@ def release_of(site: Path) -> dict:
 
 
 def page_refs(html: str) -> list[str]:
-    return re.findall(r'\s(?:src|href|config)="([^"]+)"', html.split("<!-- board:begin")[0]) + re.findall(
-        r'\s(?:src|href|config)="([^"]+)"', html.split("<!-- board:end -->")[1])
+    """The URLs a page names (an inline config: its interpreter; its files are preloaded)."""
+    outside_board = html.split("<!-- board:begin")[0] + html.split("<!-- board:end -->")[1]
+    refs = re.findall(r'\s(?:src|href|config)="([^"]+)"', outside_board)
+    return [ref for ref in refs if not ref.startswith("{")] + [
+        json.loads(unescape(ref))["interpreter"] for ref in refs if ref.startswith("{")]
 
 
 def local_path(site: Path, url: str, base: str = "") -> Path:
     path = urlsplit(url).path
     return (site / base / path).resolve()
+
+
+def inline_config(html: str) -> dict:
+    """The config a built page's MicroPython script holds (the builder writes it inline)."""
+    (value,) = re.findall(r'<script type="mpy" config="([^"]+)"', html)
+    return json.loads(unescape(value))
 
 
 def fake_checkout(tmp: Path) -> Path:
@@ -88,14 +98,13 @@ class TestPage:
 
     def test_every_reference_is_local_and_versioned(self, site):
         """Every reference but the preloads of the config's files, which must match PyScript's
-        own fetches of them (the files' names as the config writes them)."""
+        own fetches of them (the files' names as the config, inline in the page, writes them)."""
         out, _ = site
         html = (out / "index.html").read_text(encoding="utf-8")
         preloaded = {url for url in re.findall(r'<link rel="preload" href="([^"]+)" as="fetch"', html)
                      if not url.startswith("./static/vendor/")}
-        config = tomllib.loads((out / "pyscript.toml").read_text(encoding="utf-8"))
-        (config_url,) = re.findall(r'<script type="mpy" config="([^"]+)"', html)
-        assert preloaded == set(config["files"]) | {config_url}, "the config and its files are preloaded, only they"
+        assert preloaded == set(inline_config(html)["files"]), "the config's files are preloaded, only they"
+        assert not (out / "pyscript.toml").exists(), "the page holds its config"
         # and the chunks of PyScript it imports at start, as modules
         modules = re.findall(r'<link rel="modulepreload" href="([^"]+)"', html)
         assert any(re.search(r"/pyscript-[0-9a-f]{10}/core-[\w-]+\.js$", url) for url in modules), modules
@@ -122,7 +131,9 @@ class TestPage:
         dev = (ROOT / "index.html").read_text(encoding="utf-8")
         assert "serviceWorker" not in dev and "<!-- service-worker" in dev
         head = built.split("</head>")[0]
-        assert 'rel="manifest"' in head and 'rel="apple-touch-icon"' in head and 'name="theme-color"' in head
+        assert 'rel="apple-touch-icon"' in head and 'name="theme-color"' in head
+        # the manifest waits in a template until the page is interactive
+        assert re.search(r'<template id="yinsh-manifest"><link rel="manifest" [^>]+></template>', head)
 
     def test_board_css_is_regenerated(self, site):
         from yinsh.render import BOARD_CSS
@@ -144,8 +155,9 @@ class TestContents:
         (pyscript,) = (out / "static/vendor").glob("pyscript-*")
         names = {p.name for p in pyscript.iterdir()}
         assert {"core.js", "LICENSE"} <= names and any(n.startswith("core-") for n in names)
-        assert any(n.startswith("toml-") for n in names), "the TOML parser reads pyscript.toml"
-        for unused in ("codemirror", "xterm", "zip-", "pyodide_graph", "index-", "mpy-", "service-worker", "storage"):
+        # no TOML parser: the page's config is inline JSON, the worker's a JSON file
+        for unused in ("codemirror", "xterm", "zip-", "pyodide_graph", "index-", "mpy-", "service-worker", "storage",
+                       "toml-"):
             assert not any(n.startswith(unused) for n in names), f"{unused}* is never loaded by the page"
         lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
         assert lock["packages"] == {} and lock["info"]["python"].startswith("3.")
@@ -165,10 +177,12 @@ class TestContents:
         out, _ = site
         read = json.loads if config.endswith(".json") else tomllib.loads
         source = read((ROOT / config).read_text(encoding="utf-8"))
-        built = read((out / config).read_text(encoding="utf-8"))
-        if "micropython" in runtime:  # the modules in one bundle (below), unpacked by mpy/bundle.py
+        if "micropython" in runtime:  # written into the page; the modules in one bundle (below)
+            built = inline_config((out / "index.html").read_text(encoding="utf-8"))
             (bundle,) = [k for k in built["files"] if k.startswith("./pyscript.bundle?v=")]
             source["files"] = {bundle: "./page.bundle", "./mpy/bundle.mpy": "./"}
+        else:
+            built = read((out / config).read_text(encoding="utf-8"))
         assert built["files"] == source["files"], "[files] is shipped as written (MicroPython's: the bundle)"
         assert re.fullmatch(r"\./static/vendor/" + runtime, built["interpreter"])
         assert (out / built["interpreter"]).is_file()
@@ -182,7 +196,7 @@ class TestContents:
         the source config gives it; a module only the page imports ships in the bundle alone,
         one the worker imports too also as source."""
         out, _ = site
-        built = tomllib.loads((out / "pyscript.toml").read_text(encoding="utf-8"))
+        built = inline_config((out / "index.html").read_text(encoding="utf-8"))
         (url,) = [k for k in built["files"] if ".bundle?v=" in k]
         data = (out / url.removeprefix("./").split("?")[0]).read_bytes()
         assert hashlib.sha256(data).hexdigest().startswith(url.rsplit("=", 1)[1])
@@ -438,7 +452,7 @@ class TestDerivation:
         build_site(tmp_path / "out", root=root)
         (pyscript,) = (tmp_path / "out/static/vendor").glob("pyscript-*")
         names = {p.name.rsplit("-", 1)[0] for p in pyscript.iterdir()}
-        assert {"py-editor", "py-game", "py-terminal", "donkey", "error", "deprecations-manager", "toml"} <= names
+        assert {"py-editor", "py-game", "py-terminal", "donkey", "error", "deprecations-manager"} <= names
 
     def test_an_editor_brings_its_chunks(self, tmp_path):
         root = fake_checkout(tmp_path)

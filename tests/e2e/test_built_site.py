@@ -179,6 +179,11 @@ def _play_a_game(site: Site, context: Any) -> None:
     page.wait_for_selector("#board svg .yb-dots", state="attached", timeout=5_000)
     wait_ready(page, recorder)
     assert page.locator("#board [data-point]").count() == 85
+    # The app's manifest joins <head> once the page is interactive, and the browser reads it.
+    page.wait_for_function("() => document.head.querySelector(':scope > link[rel=manifest]')", timeout=5_000)
+    assert not page.locator("#yinsh-manifest").count()
+    manifest = page.evaluate("() => fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
+    assert manifest["name"] == "YINSH"
 
     for n, point in enumerate(NOTATION_EXAMPLE, 1):
         click(page, point)

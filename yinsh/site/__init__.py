@@ -22,8 +22,9 @@ page is shipped without touching this module:
 - the runtime under ``static/vendor/<name>/``: from the files the page names, every static
   ``import`` and every sibling file a module names (``pyodide.mjs`` names
   ``pyodide.asm.wasm``, ``python_stdlib.zip``, …), and of PyScript's lazily imported
-  chunks only those the page can reach (its plugins, the TOML parser; not the editor,
-  terminal or package-graph chunks unless the page uses them).
+  chunks only those the page can reach (its plugins; the TOML parser only for a config
+  still fetched as TOML; not the editor, terminal or package-graph chunks unless the page
+  uses them).
 
 Versions, so that a new release is never mixed with a cached old one:
 
@@ -41,7 +42,10 @@ Versions, so that a new release is never mixed with a cached old one:
 
 ``index.html``'s static board (between ``<!-- board:begin`` and ``<!-- board:end -->``) and
 ``static/css/board.css`` are regenerated from :mod:`yinsh.render`, so a release never ships a
-stale drawing (other pages' boards are checked by their own golden tests). In every page the
+stale drawing (other pages' boards are checked by their own golden tests). A MicroPython page's
+config (``pyscript.toml``, ``embed.toml``) is written into its ``<script config='…'>`` as JSON
+and not shipped: one request fewer, and no TOML parser to import, before Python starts. Its
+manifest link waits in a ``<template>`` until the page is interactive. In every page the
 registration of the service worker and a ``<meta name="yinsh-build">`` replace the
 ``<!-- service-worker … -->`` marker in ``<head>`` (or go before ``</head>``; the development
 pages never register one). The service worker answers a navigation to any page of the

@@ -47,6 +47,7 @@ from .stdlib import STDLIB_ZIP, imported_names, trim_stdlib
 
 _INTERPRETER_LINE = re.compile(r"""^(\s*interpreter\s*=\s*)(["'])(.*?)\2""", re.M)
 _SW_MARKER = re.compile(r"[ \t]*<!-- service-worker\b.*?-->\n?", re.S)
+_MANIFEST_LINK = re.compile(r'<link rel="manifest"[^>]*>')
 _BOARD = re.compile(r"(<!-- board:begin[^>]*-->\n)(.*?)(<!-- board:end -->)", re.S)
 
 
@@ -129,8 +130,10 @@ def _versioned(url: str, target: str, base_dir: str, urls: dict[str, str], hashe
     return parts.path + "?" + query + fragment
 
 
-def _rewrite_page(page: str, html: str, urls: dict[str, str], hashes: dict[str, str], rewrite_config: Any) -> str:
-    """``html`` of ``page`` with every reference to a shipped file versioned (other pages keep their URL)."""
+def _rewrite_page(page: str, html: str, urls: dict[str, str], hashes: dict[str, str], rewrite_config: Any,
+                  inline: dict[str, dict[str, Any]]) -> str:
+    """``html`` of ``page`` with every reference to a shipped file versioned (other pages keep their URL)
+    and the configs of ``inline`` (path → config as built) written into the tags that name them."""
     base = posixpath.dirname(page)
     out, last = [], 0
     for tag, attrs, offset, raw in StartTags(html).tags:
@@ -143,6 +146,9 @@ def _rewrite_page(page: str, html: str, urls: dict[str, str], hashes: dict[str, 
                 new = set_attr(new, name, json.dumps(rewrite_config(json.loads(value)), separators=(",", ":")))
                 continue
             target = resolve(value, base, page)
+            if tag == "script" and name == "config" and target in inline:
+                new = set_attr(new, name, json.dumps(inline[target], separators=(",", ":")))
+                continue
             if target and target in urls:  # a shipped file, not another page
                 new = set_attr(new, name, _versioned(value, target, base, urls, hashes))
         if new != raw:
@@ -158,8 +164,8 @@ def _rewrite_page(page: str, html: str, urls: dict[str, str], hashes: dict[str, 
 def _preload_files(page: str, html: str, builder: Collector, packed: dict[str, Packed],
                    contents: dict[str, bytes]) -> str:
     """``html`` with preloads for what PyScript fetches one after another once it runs: what
-    its module script imports statically (its core), the page's config, and every file that
-    config maps (a MicroPython config's bundle and unpacker). The browser fetches them beside
+    its module script imports statically (its core), the page's config unless the page holds
+    it, and every file that config maps (a MicroPython config's bundle and unpacker). The browser fetches them beside
     the interpreter instead of one after another; each link matches PyScript's own request
     (same URL, same-origin credentials), so it is answered from the preload. (The chunks
     PyScript imports later are left alone: preloading them too slows a repeat visit, whose
@@ -175,13 +181,16 @@ def _preload_files(page: str, html: str, builder: Collector, packed: dict[str, P
                       for chunk in static_imports(contents[script].decode("utf-8", "replace"), folder)
                       if chunk in contents]
         value = attrs.get("config") if tag == "script" else None
-        path = resolve(value, base, page) if value else None
-        config = builder.configs.get(path or "")
-        if config is None:
-            continue
-        links.append(f'  <link rel="preload" href="{escape(value or "", quote=True)}" as="fetch" '
-                     'crossorigin="anonymous">\n')
-        files = packed[path].files if path in packed else expand_files(config.data.get("files") or {}, page)
+        if value and value.lstrip().startswith("{"):  # inline: nothing to fetch but its files
+            files = expand_files(json.loads(value).get("files") or {}, page)
+        else:
+            path = resolve(value, base, page) if value else None
+            config = builder.configs.get(path or "")
+            if config is None:
+                continue
+            links.append(f'  <link rel="preload" href="{escape(value or "", quote=True)}" as="fetch" '
+                         'crossorigin="anonymous">\n')
+            files = packed[path].files if path in packed else expand_files(config.data.get("files") or {}, page)
         for source in files:
             links.append(f'  <link rel="preload" href="{escape(source, quote=True)}" as="fetch" '
                          'crossorigin="anonymous">\n')
@@ -277,6 +286,12 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
     for path in compiled:  # a module only MicroPython imports ships in the bundles alone
         if builder.mapped_by[path] <= mpy_configs and path not in builder.named_in_code:
             builder.sources.discard(path)
+    # A packed config goes into its page's <script config='…'> as JSON, not shipped: a request
+    # fewer before Python starts, and no TOML parser for PyScript to import first.
+    inlined = {path for path in packed if path not in builder.named_in_code}
+    builder.sources -= inlined
+    if all(path in inlined for path in builder.configs if path.endswith(".toml")):
+        builder.features.discard("toml")
 
     # -- contents: what each site file holds, under which path --------------------------
     contents: dict[str, bytes] = {}  # site path → bytes
@@ -391,8 +406,9 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
     if not m:
         raise BuildError(f"{PAGE} lost its <!-- board:begin --> … <!-- board:end --> markers")
     pages[PAGE] = pages[PAGE][: m.start(2)] + _board_markup() + "\n" + pages[PAGE][m.end(2):]
+    inline = {path: dict(rewrite_config(builder.configs[path].data), files=packed[path].files) for path in inlined}
     for page, html in pages.items():
-        pages[page] = _preload_files(page, _rewrite_page(page, html, urls, hashes, rewrite_config), builder,
+        pages[page] = _preload_files(page, _rewrite_page(page, html, urls, hashes, rewrite_config, inline), builder,
                                      packed, contents)
 
     def site_url(path: str) -> str:
@@ -422,6 +438,10 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
     build = seed.hexdigest()[:12]
     for page, html in pages.items():
         snippet = registration(build, relative("sw.js", posixpath.dirname(page)))
+        manifest = _MANIFEST_LINK.search(html)
+        if manifest:  # added once the page is interactive (registration's docstring says why)
+            html = (html[:manifest.start()] + f'<template id="yinsh-manifest">{manifest.group(0)}</template>'
+                    + html[manifest.end():])
         marker = _SW_MARKER.search(html)
         if marker:
             html = html[:marker.start()] + snippet + html[marker.end():]

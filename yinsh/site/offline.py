@@ -42,9 +42,25 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
     the service worker is active, the page asks it to keep the worker's runtime too
     (``keep-later``): a worker started before the service worker controlled the page fetched
     it past the service worker.
+
+    The page's manifest link waits in ``<template id="yinsh-manifest">`` (the builder puts it
+    there) and goes into ``<head>`` at the same moment: the browser's install check (the
+    manifest, an icon, the start page asked of the service worker) would otherwise compete
+    with the page's start.
     """
     return f"""  <meta name="yinsh-build" content="{build}">
   <script>
+    // The app's manifest once the game is interactive (see yinsh/site/offline.py).
+    (() => {{
+      const html = document.documentElement;
+      const add = () => {{
+        const kept = document.getElementById("yinsh-manifest");
+        if (kept) document.head.append(kept.content), kept.remove();
+      }};
+      new MutationObserver(() => html.hasAttribute("data-yinsh-ready") && add())
+        .observe(html, {{attributes: true, attributeFilter: ["data-yinsh-ready"]}});
+      addEventListener("load", () => setTimeout(add, 15000));
+    }})();
     // The offline copy (written by yinsh/site into the built site only): once the game is
     // interactive, sw.js stores this release; a new release is offered, and takes over on Reload.
     if ("serviceWorker" in navigator) (() => {{
