@@ -47,7 +47,6 @@ from .stdlib import STDLIB_ZIP, imported_names, trim_stdlib
 
 _INTERPRETER_LINE = re.compile(r"""^(\s*interpreter\s*=\s*)(["'])(.*?)\2""", re.M)
 _SW_MARKER = re.compile(r"[ \t]*<!-- service-worker\b.*?-->\n?", re.S)
-_MANIFEST_LINK = re.compile(r'<link rel="manifest"[^>]*>')
 _BOARD = re.compile(r"(<!-- board:begin[^>]*-->\n)(.*?)(<!-- board:end -->)", re.S)
 
 
@@ -165,9 +164,10 @@ def _preload_files(page: str, html: str, builder: Collector, packed: dict[str, P
                    contents: dict[str, bytes]) -> str:
     """``html`` with preloads for what PyScript fetches one after another once it runs: what
     its module script imports statically (its core), the page's config unless the page holds
-    it, and every file that config maps (a MicroPython config's bundle and unpacker). The browser fetches them beside
-    the interpreter instead of one after another; each link matches PyScript's own request
-    (same URL, same-origin credentials), so it is answered from the preload. (The chunks
+    it, and every file that config maps (a MicroPython config's bundle and unpacker). The
+    browser fetches them beside the interpreter instead of one after another; each link
+    matches PyScript's own request (same URL, same-origin credentials), so it is answered
+    from the preload. (The chunks
     PyScript imports later are left alone: preloading them too slows a repeat visit, whose
     parsing they hold back, more than it saves.)"""
     base = posixpath.dirname(page)
@@ -197,6 +197,15 @@ def _preload_files(page: str, html: str, builder: Collector, packed: dict[str, P
     if not links:
         return html
     return html.replace("</head>", "".join(links) + "</head>", 1)
+
+
+def _manifest_held_back(html: str) -> str:
+    """``html`` with its manifest link in ``<template id="yinsh-manifest">``, which the service
+    worker's registration adds to ``<head>`` once the page is interactive (its docstring says why)."""
+    for tag, attrs, offset, raw in StartTags(html).tags:
+        if tag == "link" and "manifest" in (attrs.get("rel") or "").lower().split():
+            return html[:offset] + f'<template id="yinsh-manifest">{raw}</template>' + html[offset + len(raw):]
+    return html
 
 
 def _mapped(config: Config) -> dict[str, str]:
@@ -438,10 +447,7 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
     build = seed.hexdigest()[:12]
     for page, html in pages.items():
         snippet = registration(build, relative("sw.js", posixpath.dirname(page)))
-        manifest = _MANIFEST_LINK.search(html)
-        if manifest:  # added once the page is interactive (registration's docstring says why)
-            html = (html[:manifest.start()] + f'<template id="yinsh-manifest">{manifest.group(0)}</template>'
-                    + html[manifest.end():])
+        html = _manifest_held_back(html)
         marker = _SW_MARKER.search(html)
         if marker:
             html = html[:marker.start()] + snippet + html[marker.end():]
