@@ -44,62 +44,53 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
     it past the service worker.
 
     The page's manifest link waits in ``<template id="yinsh-manifest">`` (the builder puts it
-    there) and goes into ``<head>`` at the same moment: the browser's install check (the
-    manifest, an icon, the start page asked of the service worker) would otherwise compete
-    with the page's start.
+    there) and goes into ``<head>`` at the same moment, with or without service workers: the
+    browser's install check (the manifest, an icon, the start page asked of the service
+    worker) would otherwise compete with the page's start.
     """
     return f"""  <meta name="yinsh-build" content="{build}">
   <script>
-    // The app's manifest once the game is interactive (see yinsh/site/offline.py).
+    // Once the game is interactive (or 15 s after the page loaded): the app's manifest joins
+    // <head>, and the offline copy (written by yinsh/site into the built site only) starts:
+    // sw.js stores this release; a new release is offered, and takes over on Reload.
     (() => {{
       const html = document.documentElement;
-      const add = () => {{
+      const onceInteractive = [() => {{
         const kept = document.getElementById("yinsh-manifest");
         if (kept) document.head.append(kept.content), kept.remove();
-      }};
-      new MutationObserver(() => html.hasAttribute("data-yinsh-ready") && add())
-        .observe(html, {{attributes: true, attributeFilter: ["data-yinsh-ready"]}});
-      addEventListener("load", () => setTimeout(add, 15000));
-    }})();
-    // The offline copy (written by yinsh/site into the built site only): once the game is
-    // interactive, sw.js stores this release; a new release is offered, and takes over on Reload.
-    if ("serviceWorker" in navigator) (() => {{
-      const html = document.documentElement;
-      const worker = new URL("{sw_url}", location.href);
-      const cachePrefix = "yinsh:" + new URL("./", worker).pathname + ":";
-      const fromOfflineCopy = !!navigator.serviceWorker.controller;
-      let started = false;
-      // A release taking over while this page runs an older one: reload into it.
-      navigator.serviceWorker.addEventListener("controllerchange", () => {{
-        if (fromOfflineCopy && navigator.serviceWorker.controller) location.reload();
-      }});
-      const offer = (registration) => {{
-        html.setAttribute("data-yinsh-update", "");
-        dispatchEvent(new Event("yinsh:update"));
-        const box = document.getElementById("update-offer");
-        const button = box && box.querySelector("button");
-        if (!button) return;
-        box.hidden = false;
-        button.onclick = () => {{
-          button.disabled = true;
-          if (registration.waiting) registration.waiting.postMessage("skip-waiting");
-          else location.reload();
+      }}];
+      if ("serviceWorker" in navigator) {{
+        const worker = new URL("{sw_url}", location.href);
+        const cachePrefix = "yinsh:" + new URL("./", worker).pathname + ":";
+        const fromOfflineCopy = !!navigator.serviceWorker.controller;
+        // A release taking over while this page runs an older one: reload into it.
+        navigator.serviceWorker.addEventListener("controllerchange", () => {{
+          if (fromOfflineCopy && navigator.serviceWorker.controller) location.reload();
+        }});
+        const offer = (registration) => {{
+          html.setAttribute("data-yinsh-update", "");
+          dispatchEvent(new Event("yinsh:update"));
+          const box = document.getElementById("update-offer");
+          const button = box && box.querySelector("button");
+          if (!button) return;
+          box.hidden = false;
+          button.onclick = () => {{
+            button.disabled = true;
+            if (registration.waiting) registration.waiting.postMessage("skip-waiting");
+            else location.reload();
+          }};
         }};
-      }};
-      const retireIfRemoved = async () => {{
-        try {{
-          const response = await fetch(worker, {{cache: "no-store"}});
-          if (response.status !== 404 && response.status !== 410) return;
-          for (const registration of await navigator.serviceWorker.getRegistrations()) {{
-            if (registration.scope === new URL("./", worker).href) await registration.unregister();
-          }}
-          for (const key of await caches.keys()) if (key.startsWith(cachePrefix)) await caches.delete(key);
-        }} catch (error) {{ /* offline: the copy stays */ }}
-      }};
-      const start = () => {{
-        if (started) return;
-        started = true;
-        navigator.serviceWorker.register("{sw_url}").then((registration) => {{
+        const retireIfRemoved = async () => {{
+          try {{
+            const response = await fetch(worker, {{cache: "no-store"}});
+            if (response.status !== 404 && response.status !== 410) return;
+            for (const registration of await navigator.serviceWorker.getRegistrations()) {{
+              if (registration.scope === new URL("./", worker).href) await registration.unregister();
+            }}
+            for (const key of await caches.keys()) if (key.startsWith(cachePrefix)) await caches.delete(key);
+          }} catch (error) {{ /* offline: the copy stays */ }}
+        }};
+        onceInteractive.push(() => navigator.serviceWorker.register("{sw_url}").then((registration) => {{
           if (registration.waiting && navigator.serviceWorker.controller) offer(registration);
           registration.addEventListener("updatefound", () => {{
             const installing = registration.installing;
@@ -112,15 +103,22 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
         }}, (error) => {{
           console.warn("YINSH: no offline copy:", error);
           retireIfRemoved();
+        }}));
+        const keepLater = () => navigator.serviceWorker.ready.then((registration) => {{
+          if (registration.active) registration.active.postMessage("keep-later");
         }});
+        new MutationObserver(() => {{
+          if (html.hasAttribute("data-yinsh-ai-ready") && !keepLater.asked) keepLater.asked = keepLater();
+        }}).observe(html, {{attributes: true, attributeFilter: ["data-yinsh-ai-ready"]}});
+      }}
+      let started = false;
+      const start = () => {{
+        if (started) return;
+        started = true;
+        for (const task of onceInteractive) task();
       }};
-      const keepLater = () => navigator.serviceWorker.ready.then((registration) => {{
-        if (registration.active) registration.active.postMessage("keep-later");
-      }});
-      new MutationObserver(() => {{
-        if (html.hasAttribute("data-yinsh-ready")) start();
-        if (html.hasAttribute("data-yinsh-ai-ready") && !keepLater.asked) keepLater.asked = keepLater();
-      }}).observe(html, {{attributes: true, attributeFilter: ["data-yinsh-ready", "data-yinsh-ai-ready"]}});
+      new MutationObserver(() => html.hasAttribute("data-yinsh-ready") && start())
+        .observe(html, {{attributes: true, attributeFilter: ["data-yinsh-ready"]}});
       addEventListener("load", () => setTimeout(start, 15000));
     }})();
   </script>
