@@ -36,7 +36,7 @@ from ..state import State
 from ..turn import Phase, Turn
 
 __all__ = ["KEY_DIRECTIONS", "SHORTCUTS", "START_POINT", "neighbour", "point_labels", "row_for_key",
-           "spoken_prompt", "move_announcement", "result_announcement", "Announcer"]
+           "rows_through", "spoken_prompt", "move_announcement", "result_announcement", "Announcer"]
 
 KEY_DIRECTIONS: Final[dict[tuple[str, bool], tuple[int, int]]] = {
     ("ArrowRight", False): (1, 0),
@@ -161,14 +161,21 @@ def row_for_key(turn: Turn, point: int) -> int | None:
     >>> _ = turn.click_row(row_for_key(turn, parse_point("e4"))); row_name(row_for_key(turn, parse_point("e4")))
     'e3-e7'
     """
-    if turn.phase not in (Phase.REMOVE_ROW, Phase.REMOVE_RING) or point in turn.removable_rings:
-        return None
-    windows = [w for w in turn.candidate_rows if point in WINDOWS[w]]
+    windows = rows_through(turn, point)
     if len(windows) < 2:
         return None
     if turn.selected_row in windows:
         return windows[(windows.index(turn.selected_row) + 1) % len(windows)]
     return windows[0]
+
+
+def rows_through(turn: Turn, point: int) -> list[int]:
+    """The candidate rows of ``turn`` a press on ``point`` may choose, in notation order: those
+    ``point`` is in, while a row is to be chosen and ``point`` holds no ring to remove (where
+    there are several, Enter cycles through them and the pointer's place picks one)."""
+    if turn.phase not in (Phase.REMOVE_ROW, Phase.REMOVE_RING) or point in turn.removable_rings:
+        return []
+    return [w for w in turn.candidate_rows if point in WINDOWS[w]]
 
 
 # ---------------------------------------------------------------------------- announcements

@@ -26,9 +26,9 @@ from ..board import parse_point, point_name
 from ..move import parse_row
 from ..render import UNIT, nearest_point, point_xy
 from ..turn import Phase
-from .access import neighbour, row_for_key
+from .access import neighbour, row_for_key, rows_through
 from .dom import element, find, window
-from .preview import row_at, rows_through
+from .preview import row_at
 from .session import Session
 from .status import status
 from .view import View

@@ -33,9 +33,9 @@ from ..game import COLORS
 from ..move import row_name
 from ..render import point_xy
 from ..turn import Phase, Turn, row_name_key
-from .access import row_for_key
+from .access import row_for_key, rows_through
 
-__all__ = ["Preview", "preview", "move_preview", "row_at", "rows_through", "rows_made"]
+__all__ = ["Preview", "preview", "move_preview", "row_at", "rows_made"]
 
 ROW_PHASES: Final = (Phase.REMOVE_ROW, Phase.REMOVE_RING)
 
@@ -160,7 +160,7 @@ def row_at(turn: Turn, point: int | None, x: float | None = None, y: float | Non
     >>> row_name(row_at(turn, P("g10"))), row_at(turn, P("e5"))
     ('f10-j10', None)
     """
-    if point is None or turn.phase not in ROW_PHASES or point in turn.removable_rings:
+    if point is None:
         return None
     windows = rows_through(turn, point)
     if len(windows) < 2:
@@ -179,12 +179,6 @@ def row_at(turn: Turn, point: int | None, x: float | None = None, y: float | Non
         return ((x - mx) ** 2 + (y - my) ** 2, across, i)
 
     return windows[min(range(len(windows)), key=nearness)]
-
-
-def rows_through(turn: Turn, point: int) -> list[int]:
-    """The candidate rows of ``turn`` that ``point`` is in, in notation order (where there are
-    several, where on the point the pointer is decides which one a click takes)."""
-    return [w for w in turn.candidate_rows if point in WINDOWS[w]]
 
 
 def _rows_note(made: list[tuple[str, int]]) -> str:
