@@ -8,6 +8,7 @@ answered any ``Host`` (DNS rebinding), and ``/%00`` dropped the connection on a 
 from __future__ import annotations
 
 import http.client
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,16 +28,24 @@ class Server:
         self.port = self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
-    def get(self, target: str, host: str | None = "here", method: str = "GET") -> tuple[int, bytes]:
+    def get(self, target: str, host: str | None = "here", method: str = "GET",
+            headers: dict[str, str] | None = None) -> tuple[int, bytes]:
         """Status and body of ``method target`` with ``Host: host`` (``here``: this server's; ``None``: none)."""
+        return self.answer(target, host, method, headers)[:2]
+
+    def answer(self, target: str, host: str | None = "here", method: str = "GET",
+               headers: dict[str, str] | None = None) -> tuple[int, bytes, http.client.HTTPMessage]:
+        """Status, body and headers of the answer to ``method target`` with ``headers``."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
         try:
             connection.putrequest(method, target, skip_host=True, skip_accept_encoding=True)
             if host is not None:
                 connection.putheader("Host", f"127.0.0.1:{self.port}" if host == "here" else host)
+            for name, value in (headers or {}).items():
+                connection.putheader(name, value)
             connection.endheaders()
             response = connection.getresponse()
-            return response.status, response.read()
+            return response.status, response.read(), response.headers
         finally:
             connection.close()
 
@@ -152,6 +161,26 @@ def test_a_built_site_serves_every_file_but_hidden_ones(tmp_path):
     try:
         assert [server.get(t)[0] for t in ("/", "/sw.js", "/docs/notes.txt", "/build.json")] == [200] * 4
         assert [server.get(t)[0] for t in ("/.nojekyll", "/.well-known/x", "/docs/")] == [404] * 3
+    finally:
+        server.close()
+
+
+def test_a_file_replaced_within_the_second_is_not_answered_not_modified(tmp_path):
+    # sw.js replaced by the hosting guide's kill switch in the same second it was first fetched:
+    # revalidating by modification time (to the second) would keep the old service worker.
+    (tmp_path / "build.json").write_text("{}", encoding="utf-8")
+    worker = tmp_path / "sw.js"
+    worker.write_text("// release 1", encoding="utf-8")
+    server = Server(tmp_path)
+    try:
+        status, body, headers = server.answer("/sw.js")
+        assert status == 200 and headers["ETag"]
+        cached = {"If-None-Match": headers["ETag"], "If-Modified-Since": headers["Last-Modified"]}
+        assert server.answer("/sw.js", headers=cached)[:2] == (304, b"")
+        mtime = worker.stat().st_mtime_ns
+        worker.write_text(KILL_SWITCH_SW, encoding="utf-8")
+        os.utime(worker, ns=(mtime, mtime))
+        assert server.get("/sw.js", headers=cached) == (200, KILL_SWITCH_SW.encode())
     finally:
         server.close()
 
