@@ -155,12 +155,20 @@ A list indexed by one small int, not a dict keyed by pairs: MicroPython hashes a
 the sum of its items, so pair keys collide there (docs/PORTABILITY.md).
 """
 
-WINDOWS: Final[tuple[tuple[Point, ...], ...]] = tuple(
-    tuple(start + k * step for k in range(5))
-    for step in STEPS
-    for start in POINTS
-    if all(start + k * step in POINT_NAMES for k in range(5))
-)
+def _windows() -> tuple[tuple[Point, ...], ...]:
+    names = POINT_NAMES
+    out = []
+    for step in STEPS:
+        for start in POINTS:
+            end = start + 4 * step
+            # Both ends on the board and on one line (not wrapped into the next column): the
+            # board is convex, so the whole window is on it.
+            if end in names and line_step(start, end) == step:
+                out.append(tuple(range(start, end + 1, step)))
+    return tuple(out)
+
+
+WINDOWS: Final[tuple[tuple[Point, ...], ...]] = _windows()
 """Every five-window (five consecutive points on a line), each in notation order."""
 WINDOW_MASKS: Final[tuple[int, ...]] = tuple(sum(BIT[p] for p in w) for w in WINDOWS)
 WINDOW_INDEX: Final[dict[int, int]] = {w[0] << 8 | (w[1] - w[0]): i for i, w in enumerate(WINDOWS)}
