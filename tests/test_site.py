@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
 import struct
-import tempfile
 import threading
 import tomllib
 import zipfile
@@ -215,25 +213,42 @@ class TestContents:
         assert not (out / "yinsh/web/view.py").exists() and not (out / "yinsh/web/view.mpy").exists()
         assert (out / "yinsh/game.py").exists(), "the worker imports it"
 
-    def test_the_unpacker_reads_what_the_builder_packs(self):
-        """mpy/bundle.py (run by MicroPython in the page) unpacks the format of yinsh.site.micropython."""
-        from yinsh.site.micropython import BUNDLE_NAME, UNPACKER, pack
+    def test_the_page_imports_from_the_bundle_the_builder_packs(self, tmp_path):
+        """mpy/bundle.py, run by MicroPython as in the page, mounts a bundle made by
+        yinsh.site.micropython: its modules and packages import from it, it lists its folders,
+        and it refuses to be written."""
+        from helpers import unavailable
+        from mpy_lane import lane
 
-        text = (ROOT / UNPACKER).read_text(encoding="utf-8")
-        assert f'NAME = "{BUNDLE_NAME}"' in text
-        packed = pack("x.toml", {"yinsh/a.py": "yinsh/a.py", "b.py": "b.py", UNPACKER: "bundle.py"},
-                      {"yinsh/a.py": b"AAA", "b.py": b"B", UNPACKER: b"U"})
+        from yinsh.site.micropython import BUNDLE_READER, compile_modules, pack
+
+        if (why := lane.missing()) is not None:
+            unavailable(why)
+        sources = {"top.py": "VALUE = 'top'\n", "pkg/__init__.py": "VALUE = 'package'\n",
+                   "pkg/mod.py": "from . import VALUE as PARENT\nVALUE = 'mod of ' + PARENT\n"}
+        for path, text in sources.items():
+            (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / path).write_text(text, encoding="utf-8")
+        compiled = compile_modules(tmp_path, list(sources))
+        compiled[BUNDLE_READER] = b""  # the bundle holds the modules, not the module that reads it
+        packed = pack("x.toml", {**{p: p for p in sources}, BUNDLE_READER: "bundle.py"}, compiled)
         (bundle,) = [data for path, data in packed.contents.items() if path.endswith(".bundle")]
-        namespace: dict = {"__name__": "bundle"}
-        with tempfile.TemporaryDirectory() as folder:
-            cwd = os.getcwd()
-            os.chdir(folder)
-            try:
-                Path(BUNDLE_NAME).write_bytes(bundle)
-                exec(compile(text, UNPACKER, "exec"), namespace)  # unpacks on import, as in the page
-                assert Path("yinsh/a.mpy").read_bytes() == b"AAA" and Path("b.mpy").read_bytes() == b"B"
-            finally:
-                os.chdir(cwd)
+        (tmp_path / "x.bundle").write_bytes(bundle)
+        probe = tmp_path / "bundle_probe.py"
+        probe.write_text(
+            "import os\nimport bundle\n\n\n"
+            "def mount(name):\n"
+            "    bundle.mount(name)\n"
+            "    import top\n    import pkg.mod\n"
+            "    return [top.VALUE, pkg.mod.VALUE, top.__file__, sorted(os.listdir(bundle.MOUNT)),\n"
+            "            sorted(os.listdir(bundle.MOUNT + '/pkg'))]\n\n\n"
+            "def write(path):\n"
+            "    open(path, 'wb')\n", encoding="utf-8")
+        mounted, written = lane.run(probe, [("mount", ["/x.bundle"]), ("write", ["/bundle/top.mpy"])],
+                                    extra={"/x.bundle": tmp_path / "x.bundle"})[1:]
+        assert mounted == {"value": ["top", "mod of package", "/bundle/top.mpy", ["pkg", "top.mpy"],
+                                     ["__init__.mpy", "mod.mpy"]], "ms": mounted["ms"]}, mounted
+        assert "OSError: 30" in written["error"], written
 
     def test_files_named_in_code_ship(self, site):
         """The worker's script and configuration, which the page names in its Python."""
@@ -443,12 +458,11 @@ class TestDerivation:
             build_site(tmp_path / "out", root=root)
 
     def test_every_plugin_ships_even_one_a_config_turns_off(self, tmp_path):
-        # PyScript imports the plugins for each interpreter type: a "!py-editor" in the page's
-        # config does not stop the unconfigured mpy type from importing it (a 404 in the page).
+        # PyScript imports the plugins for each interpreter type, each by its own config: a
+        # "!py-editor" in one config does not stop a type without one from importing it (a 404
+        # in the page), and the builder does not follow which types each page configures.
         root = fake_checkout(tmp_path)
-        config = (root / "pyscript.toml").read_text(encoding="utf-8")
-        plugins = 'plugins = ["!py-editor", "!py-game", "!py-terminal", "!donkey"]\n'
-        (root / "pyscript.toml").write_text(plugins + config)
+        assert '"!py-editor"' in (root / "pyscript.toml").read_text(encoding="utf-8")
         build_site(tmp_path / "out", root=root)
         (pyscript,) = (tmp_path / "out/static/vendor").glob("pyscript-*")
         names = {p.name.rsplit("-", 1)[0] for p in pyscript.iterdir()}

@@ -60,16 +60,19 @@ def module_name(path: str) -> str:
     return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
-def run(module: Path, calls: list[tuple[str, list]], timeout: float = 600) -> list[dict]:
+def run(module: Path, calls: list[tuple[str, list]], timeout: float = 600,
+        extra: dict[str, Path] | None = None) -> list[dict]:
     """Call ``module``'s functions under MicroPython: one answer per call, in order, each
     ``{"value": …, "ms": …}`` or ``{"error": traceback, "ms": …}``; the first item is
     ``{"import_ms": …}``, the time ``module`` took to import (its imports included).
+    ``extra``: more files for its file system (absolute path there → file here).
 
     Raises ``RuntimeError`` with MicroPython's output when the run itself fails.
     """
     files = {f"/lib/{path}": str(ROOT / path) for path in shared_modules() + list(LANE_ONLY)}
     files.update({f"/lib/{stub.name}": str(stub) for stub in sorted(STUBS.glob("*.py"))})
     files[f"/lib/{module.name}"] = str(module)
+    files.update({dest: str(source) for dest, source in (extra or {}).items()})
     manifest = {"loader": LOADER.as_uri(), "heap": HEAP, "files": files,
                 "request": {"module": module.stem, "calls": calls},
                 "main": (HERE / "driver.py").read_text(encoding="utf-8")}

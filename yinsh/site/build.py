@@ -164,7 +164,7 @@ def _preload_files(page: str, html: str, builder: Collector, packed: dict[str, P
                    contents: dict[str, bytes]) -> str:
     """``html`` with preloads for what PyScript fetches one after another once it runs: what
     its module script imports statically (its core), the page's config unless the page holds
-    it, and every file that config maps (a MicroPython config's bundle and unpacker). The
+    it, and every file that config maps (a MicroPython config's bundle and its reader). The
     browser fetches them beside the interpreter instead of one after another; each link
     matches PyScript's own request (same URL, same-origin credentials), so it is answered
     from the preload. (The chunks

@@ -257,9 +257,9 @@ class Collector:
 
     def wanted(self, importer: str, target: str, plugin_files: dict[str, str]) -> bool:
         if target in plugin_files:
-            # Every plugin ships, even one a config turns off ("!py-editor"): PyScript imports
-            # the plugins once per interpreter type (py and mpy), and the mpy type, which has no
-            # config here, imports them all.
+            # Every plugin ships, even one the pages' configs turn off ("!py-editor"): which
+            # plugins PyScript imports depends on the config of each interpreter type (py and
+            # mpy) on each page, which this builder does not follow.
             return True
         importer_stem = chunk_stem(importer)
         if importer_stem in PLUGIN_FEATURES:

