@@ -8,7 +8,9 @@ One run builds the site (``yinsh.site.build_site``) into a temporary folder, add
 Pyodide) pointed at the same runtime files, and serves that folder alone with ``yinsh.serve``
 (its cache headers: ``immutable`` for versioned files, ``no-cache`` for the rest). Each page is
 opened in a fresh on-disk browser profile (a first visit, with a disk cache as a person's
-browser has), then again in that profile (a repeat visit). The pages:
+browser has), then again in that profile after a blank page (a repeat visit: a person coming
+back, the files cached), then once more straight from itself (a reload, whose time also holds
+the unloading of the page it replaces). The pages:
 
 - ``game``: the game page for two people at one device (``index.html``);
 - ``game-ai``: the game page against the computer (``?white=human&black=ai-1``), which starts
@@ -236,7 +238,9 @@ def run(runs: int, variants: bool) -> tuple[dict, dict]:
                             context = profile(playwright, directory, service_workers=sw)
                             context.add_init_script(PROBE)
                             page = context.pages[0] if context.pages else context.new_page()
-                            for visit_name in ("first", "repeat"):
+                            for visit_name in ("first", "repeat", "reload"):
+                                if visit_name == "repeat":
+                                    page.goto("about:blank")
                                 start = traffic.mark()
                                 figures = visit(page, servers[headers][1] + path, kind=kind, ai=name == "game-ai",
                                                 wait_sw=kind != "bare" and sw == "allow" and visit_name == "first")
@@ -276,6 +280,7 @@ def summary(samples: dict) -> dict:
         "game first / bare-pyodide first (target ≤ 0.25)": ("game/first", "bare-pyodide/first"),
         "game first / bare-mpy first (target ≤ 2.5)": ("game/first", "bare-mpy/first"),
         "game repeat / bare-pyodide repeat (target ≤ 0.15)": ("game/repeat", "bare-pyodide/repeat"),
+        "game reload / bare-pyodide reload": ("game/reload", "bare-pyodide/reload"),
         "embeds first, all three / bare-pyodide first (target ≤ 0.4)": ("embeds/first", "bare-pyodide/first"),
     }
     out["ratios"] = {label: round(a / b, 3) for label, (x, y) in ratios.items()
@@ -293,7 +298,8 @@ def table(result: dict) -> str:
         return f"{f['median'] / 1000:.2f} s" if f else "–"
 
     keys = [k for k in result if "/" in k]
-    for key in sorted(keys, key=lambda k: (k.split("/")[1] != "first", list(PAGES).index(k.split("/")[0])
+    visits = ("first", "repeat", "reload")
+    for key in sorted(keys, key=lambda k: (visits.index(k.split("/")[1]), list(PAGES).index(k.split("/")[0])
                                            if k.split("/")[0] in PAGES else 99, k)):
         f = result[key]
         spread = f"{f['ready']['min'] / 1000:.2f}–{f['ready']['max'] / 1000:.2f} s" if "ready" in f else "–"
