@@ -275,6 +275,8 @@ def test_a_link_that_would_replace_the_game_in_progress_asks_first(alice):
     alice.page.evaluate("h => { location.hash = h; }", "record=" + quote(other))
     dialog.wait_for(state="visible")
     alice.page.keyboard.press("Escape")  # closing the question keeps the game too
+    dialog.wait_for(state="hidden")  # the dialog's close event comes a task after the key
+    alice.page.wait_for_function("!location.hash.includes('record=')")  # the address is the game's again
     alice.wait_record(mine)
     alice.page.evaluate("h => { location.hash = h; }", "n=1&record=" + quote(other))
     dialog.wait_for(state="visible")
