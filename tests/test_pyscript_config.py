@@ -106,6 +106,18 @@ class TestIndexHtml:
             assert f'id="{element_id}"' in self.html
 
 
+@pytest.mark.parametrize("page, config", [("index.html", "pyscript.toml"), ("embed.html", "embed.toml")])
+def test_the_plugins_are_turned_off_for_both_interpreter_types_alike(page, config):
+    """PyScript imports its plugins once per interpreter type, each by its own config: the
+    page's <py-config> (Pyodide's type, never run on the main thread) must turn off the same
+    ones as its MicroPython config, or PyScript imports them anyway."""
+    html = (ROOT / page).read_text(encoding="utf-8")
+    (py_config,) = re.findall(r"<py-config hidden>(.*?)</py-config>", html, re.S)
+    plugins = tomllib.loads((ROOT / config).read_text(encoding="utf-8"))["plugins"]
+    assert json.loads(py_config) == {"plugins": plugins}
+    assert plugins and all(p.startswith("!") for p in plugins)
+
+
 class TestUrlParameters:
     def test_players(self):
         assert open_page("?white=human&black=ai-3").players == {"white": "human", "black": "ai-3"}
