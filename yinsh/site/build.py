@@ -167,9 +167,8 @@ def _preload_files(page: str, html: str, builder: Collector, packed: dict[str, P
     it, and every file that config maps (a MicroPython config's bundle and its reader). The
     browser fetches them beside the interpreter instead of one after another; each link
     matches PyScript's own request (same URL, same-origin credentials), so it is answered
-    from the preload. (The chunks
-    PyScript imports later are left alone: preloading them too slows a repeat visit, whose
-    parsing they hold back, more than it saves.)"""
+    from the preload. (The chunks PyScript imports later are left alone: preloading them too
+    slows a repeat visit, whose parsing they hold back, more than it saves.)"""
     base = posixpath.dirname(page)
     links = []
     for tag, attrs, _, _ in StartTags(html).tags:
