@@ -1,5 +1,5 @@
 """The embeddable diagram (embed.html) in a browser, through the example tutorial page
-(examples/embed.html) and on its own at a small size.
+(examples/embed.html), on its own at a small size, and in a tutorial on another site.
 
 The example page's three frames boot once for the module (each frame runs a MicroPython of its
 own); every test checks that the browser reported no error and no request left the origin.
@@ -8,15 +8,18 @@ own); every test checks that the browser reported no error and no request left t
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 import pytest
-from pages import RecordedPage, guard_caught, guard_problem, shared_page_fixtures
+from pages import RecordedPage, guard_caught, guard_problem, origin, shared_page_fixtures
 
 from yinsh.board import point_name
 from yinsh.game import Game
+from yinsh.serve import make_server
 from yinsh.web.embedding import parse_embed
 
 BOOT_TIMEOUT_MS = 60_000
@@ -86,6 +89,7 @@ def test_the_example_shows_three_diagrams(tutorial: ExamplePage):
         assert frame.locator("#board svg [data-point]").count() == 85, title
         assert board(frame, "position") == spec.game_at(spec.ply).position(), title
         assert not frame.locator("#message").is_visible(), title
+        assert frame.evaluate("indexedDB.databases()") == [], f"{title}: the diagram keeps nothing in the browser"
     highlights = tutorial.frame(HIGHLIGHTS)
     assert board(highlights, "highlight") == "e3,f3" and board(highlights, "rows") == "e3-e7"
     assert highlights.locator("#board .yb-mark").count() == 2
@@ -181,3 +185,71 @@ def test_a_small_frame_shows_a_bad_parameters_message_then_the_whole_board(yinsh
     board_left, board_top, board_right, board_bottom = sizes["board"]
     assert board_right - board_left > 0.6 * width, "the board fills most of the frame's width"
     assert board_bottom <= sizes["caption"][1], "the controls are under the board"
+
+
+# --------------------------------------------------------------------------- in a tutorial on another site
+
+TUTORIAL = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>A tutorial elsewhere</title><link rel="icon" href="data:,"></head>
+<body>
+<h1>Rows in YINSH</h1>
+<iframe title="{title}" src="{src}" style="width:26rem;aspect-ratio:20/23;border:0"></iframe>
+</body>
+</html>
+"""
+
+
+class TutorialElsewhere(RecordedPage):
+    """A tutorial served on one host name, holding a diagram of the site served on another:
+    what a tutorial author's page is, a site of its own. Requests to both are the page's own;
+    the console's warnings are recorded too (a diagram on another site logs nothing)."""
+
+    def __init__(self, browser: Any, site_url: str, tutorial_url: str) -> None:
+        super().__init__(browser, site_url)
+        self.tutorial_origin = origin(tutorial_url)
+        self.warnings: list[str] = []
+        self.page.on("console", lambda message: message.type == "warning" and self.warnings.append(message.text))
+
+    def _on_request(self, request: Any) -> None:
+        if origin(request.url) != self.tutorial_origin:
+            super()._on_request(request)
+
+
+@pytest.fixture
+def tutorial_elsewhere(tmp_path: Path, site_url: str) -> Iterator[str]:
+    """The URL of a tutorial page on ``localhost``, another site than ``site_url``'s
+    ``127.0.0.1``, holding one stepping diagram (:data:`STEPS`) of ``site_url``'s embed.html."""
+    assert urlsplit(site_url).hostname == "127.0.0.1"
+    src = f"{site_url}/embed.html?record=" + quote("1.e3 2.a5 3.b5") + "&steps=1"
+    (tmp_path / "tutorial.html").write_text(TUTORIAL.format(title=STEPS, src=src), encoding="utf-8")
+    server = make_server(tmp_path, 0, host="127.0.0.1", quiet=True)
+    thread = threading.Thread(target=server.serve_forever, name="e2e-tutorial", daemon=True)
+    thread.start()
+    try:
+        yield f"http://localhost:{server.server_address[1]}/tutorial.html"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def test_a_diagram_on_another_site_runs_without_storage_and_logs_nothing(chromium_browser, site_url,
+                                                                          tutorial_elsewhere):
+    """A frame whose parent is another site may be denied storage (third-party storage blocked,
+    as here): PyScript's core would still open an IndexedDB database as it loads, and report
+    the denial as two uncaught errors. The diagram opens none, works, and logs nothing."""
+    with TutorialElsewhere(chromium_browser, site_url, tutorial_elsewhere) as tutorial:
+        tutorial.page.goto(tutorial_elsewhere)
+        frame = tutorial.page.locator(f'iframe[title="{STEPS}"]').element_handle().content_frame()
+        assert origin(frame.url) == origin(site_url) != origin(tutorial_elsewhere)
+        wait_ready(frame, lambda: tutorial.problems)
+        denied = frame.evaluate("() => { try { localStorage.length; return ''; } catch (e) { return e.name; } }")
+        assert denied == "SecurityError", "this browser gives a frame on another site its storage: " \
+            "the test needs one that denies it (headless Chromium's default)"
+        assert board(frame, "ply") == "3" and "Move 3 of 3" in frame.inner_text("#step-label")
+        frame.click('button[data-step="first"]')
+        wait_board(frame, "ply", "0")
+        frame.wait_for_timeout(500)  # anything the core reports late, after the diagram's first use
+        assert tutorial.take_problems() == [] and guard_caught(frame) is False
+        assert tutorial.warnings == []
