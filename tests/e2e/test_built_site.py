@@ -10,7 +10,8 @@
   old one it takes over and the old cache is gone; or at once, from the page's "A new version
   is ready — Reload" offer;
 - retiring the offline copy: a host that replaces sw.js with the kill switch of
-  docs/HOSTING.md, or removes it, leaves no copy behind.
+  docs/HOSTING.md, or removes it, leaves no copy behind;
+- a diagram in a tutorial on another site keeps no offline copy and logs nothing.
 
 Each test has its own server on its own copy of the site, so stopping one or rebuilding
 another never disturbs the rest.
@@ -31,6 +32,7 @@ from urllib.parse import urlsplit
 import pytest
 from browser import RETURNING_VISITOR
 from pages import is_offsite, origin
+from test_embed import tutorial_on
 
 from yinsh.game import Game
 from yinsh.render import static_board_svg
@@ -159,6 +161,30 @@ def context(chromium_browser: Any) -> Iterator[Any]:
         yield context
     finally:
         context.close()
+
+
+def test_a_diagram_in_a_tutorial_on_another_site_keeps_no_copy_and_logs_nothing(
+        site: Site, context: Any, tmp_path: Path) -> None:
+    """The page holding a frame decides about the offline copy: a tutorial on another site
+    must not make its readers keep this release (and its frames may be denied storage, as
+    here, where registering one was refused with a warning)."""
+    folder = tmp_path / "tutorial"
+    folder.mkdir()
+    with tutorial_on(folder, site.url, "record=e5%20e4&steps=1") as tutorial:
+        recorder = Recorder(context, site.url)
+        page = recorder.page()
+        said: list[str] = []
+        page.on("console", lambda m: m.type in ("warning", "error") and said.append(f"{m.type}: {m.text}"))
+        page.goto(tutorial)
+        frame = page.locator("iframe").element_handle().content_frame()
+        wait_ready(frame, recorder)
+        assert record(frame) == "1.e5 2.e4"
+        frame.click('button[data-step="first"]')
+        frame.wait_for_function("() => document.getElementById('board').dataset.ply === '0'", timeout=5_000)
+        frame.wait_for_timeout(1000)  # what a page does once interactive (its offline copy) has happened
+        assert said == []
+        recorder.problems = [p for p in recorder.problems if origin(tutorial) not in p]  # the tutorial's own
+        recorder.check()
 
 
 def test_built_site_alone_plays_a_game(tmp_path: Path, context: Any) -> None:

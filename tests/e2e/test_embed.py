@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -216,14 +217,15 @@ class TutorialElsewhere(RecordedPage):
             super()._on_request(request)
 
 
-@pytest.fixture
-def tutorial_elsewhere(tmp_path: Path, site_url: str) -> Iterator[str]:
-    """The URL of a tutorial page on ``localhost``, another site than ``site_url``'s
-    ``127.0.0.1``, holding one stepping diagram (:data:`STEPS`) of ``site_url``'s embed.html."""
+@contextmanager
+def tutorial_on(folder: Path, site_url: str, query: str) -> Iterator[str]:
+    """Serve a tutorial page from ``folder`` on ``localhost``, another site than ``site_url``'s
+    ``127.0.0.1``, holding one diagram (titled :data:`STEPS`): ``site_url``'s embed.html with
+    ``query``. Yields the page's URL."""
     assert urlsplit(site_url).hostname == "127.0.0.1"
-    src = f"{site_url}/embed.html?record=" + quote("1.e3 2.a5 3.b5") + "&steps=1"
-    (tmp_path / "tutorial.html").write_text(TUTORIAL.format(title=STEPS, src=src), encoding="utf-8")
-    server = make_server(tmp_path, 0, host="127.0.0.1", quiet=True)
+    src = f"{site_url.rstrip('/')}/embed.html?{query}"
+    (folder / "tutorial.html").write_text(TUTORIAL.format(title=STEPS, src=src), encoding="utf-8")
+    server = make_server(folder, 0, host="127.0.0.1", quiet=True)
     thread = threading.Thread(target=server.serve_forever, name="e2e-tutorial", daemon=True)
     thread.start()
     try:
@@ -232,6 +234,13 @@ def tutorial_elsewhere(tmp_path: Path, site_url: str) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@pytest.fixture
+def tutorial_elsewhere(tmp_path: Path, site_url: str) -> Iterator[str]:
+    """A tutorial on another site holding a stepping diagram of this one (:func:`tutorial_on`)."""
+    with tutorial_on(tmp_path, site_url, "record=" + quote("1.e3 2.a5 3.b5") + "&steps=1") as url:
+        yield url
 
 
 def test_a_diagram_on_another_site_runs_without_storage_and_logs_nothing(chromium_browser, site_url,

@@ -32,13 +32,14 @@ def service_worker(root: Path, build: str, entries: Sequence[tuple[str, str]],
 def registration(build: str, sw_url: str = "./sw.js") -> str:
     """The ``<head>`` snippet of the built page: the build id and the service worker.
 
-    Once the page is interactive it registers ``sw_url``. When a new release has installed
-    beside the running one it marks ``<html data-yinsh-update>``, fires ``yinsh:update`` and
-    shows the page's ``#update-offer`` (if it has one): its button tells the waiting worker to
-    take over, and every tab of the site reloads into the new release when it does. When the
-    host has removed ``sw_url`` (a 404 or 410 from the host itself, not a failed network), the
-    offline copy is retired: the registration and this site's caches go, and the next visit
-    comes from the host. When the computer player's worker is up (``data-yinsh-ai-ready``) and
+    Once the page is interactive it registers ``sw_url``, unless it is in a frame (a diagram
+    in a tutorial: the page holding it keeps the offline copy, or, on another site, none).
+    When a new release has installed beside the running one it marks ``<html
+    data-yinsh-update>``, fires ``yinsh:update`` and shows the page's ``#update-offer`` (if it
+    has one): its button tells the waiting worker to take over, and every tab of the site
+    reloads into the new release when it does. When the host has removed ``sw_url`` (a 404
+    or 410 from the host itself, not a failed network), the offline copy is retired: the
+    registration and this site's caches go, and the next visit comes from the host. When the computer player's worker is up (``data-yinsh-ai-ready``) and
     the service worker is active, the page asks it to keep the worker's runtime too
     (``keep-later``): a worker started before the service worker controlled the page fetched
     it past the service worker.
@@ -59,7 +60,11 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
         const kept = document.getElementById("yinsh-manifest");
         if (kept) document.head.append(kept.content), kept.remove();
       }}];
-      if ("serviceWorker" in navigator) {{
+      // A page in a frame leaves the offline copy to the page holding it: the site's own
+      // pages keep it themselves, and a page of another site (a tutorial holding a diagram)
+      // must not make its readers keep this release, if the browser lets its frames keep
+      // anything at all.
+      if ("serviceWorker" in navigator && window.top === window) {{
         const worker = new URL("{sw_url}", location.href);
         const cachePrefix = "yinsh:" + new URL("./", worker).pathname + ":";
         const fromOfflineCopy = !!navigator.serviceWorker.controller;
