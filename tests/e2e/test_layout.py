@@ -4,8 +4,9 @@ test-artifacts/ (layout-*.png).
 
 - Desktop: at least eight moves in view with the guide and a hint shown; a move never breaks
   inside its notation; the game's result beside the board (over none of its points), put away by
-  its close button, Escape or a press elsewhere; the review's graph labelled and readable, the
-  page not moved; no outline round the board; labels clear of any ring.
+  its close button, Escape or a press elsewhere; the review's graph labelled and readable, its
+  labels clear of the plot and of each other (at a phone's width too), the page not moved; no
+  outline round the board; labels clear of any ring.
 - Phone: a strip above the board with both scores and the pool; nothing clickable under the
   actions' bar; no shortcuts button; "Tap"; lit destinations 12 px and more; every control 44 px
   and more; in high contrast the rings differ by their fill.
@@ -67,6 +68,27 @@ COVERED_BY_BAR_JS = """() => {
         return b.bottom > b.top && b.right > b.left
             && b.top < bar.bottom && b.bottom > bar.top + 0.5 && b.left < bar.right && b.right > bar.left;
     }).map(e => e.outerHTML.slice(0, 80));
+}"""
+
+GRAPH_LABELS_JS = """() => {
+    // The evaluation graph's words and numbers: inside the graph, the sides' names (and the
+    // even line's) left of the plot and clear of its edge, the move numbers under it, none
+    // over another.
+    const svg = document.querySelector('#eval-graph svg'), box = e => e.getBoundingClientRect();
+    const whole = box(svg), plot = box(svg.querySelector('.eg-frame')), clear = 2;
+    const labels = [...svg.querySelectorAll('text')].map(t => [t.textContent, box(t)]);
+    const out = [];
+    labels.forEach(([name, b], i) => {
+        if (b.left < whole.left || b.right > whole.right || b.top < whole.top || b.bottom > whole.bottom)
+            out.push(`${name} outside the graph`);
+        if (['White', 'Black', 'even'].includes(name) ? b.right > plot.left - clear : b.top < plot.bottom)
+            out.push(`${name} on the plot (${b.left.toFixed(1)}–${b.right.toFixed(1)} × ${b.top.toFixed(1)}–`
+                     + `${b.bottom.toFixed(1)}; the plot from ${plot.left.toFixed(1)} × to ${plot.bottom.toFixed(1)})`);
+        for (const [other, c] of labels.slice(i + 1))
+            if (b.left < c.right && c.left < b.right && b.top < c.bottom && c.top < b.bottom)
+                out.push(`${name} over ${other}`);
+    });
+    return out;
 }"""
 
 SMALL_CONTROLS_JS = """() => [...document.querySelectorAll(
@@ -131,6 +153,7 @@ def test_desktop_moves_result_review_and_labels(chromium_browser, site_url):
         assert {"White", "Black", "1", "62"} <= set(labels), labels  # the sides, the first and last move
         sizes = page.eval_on_selector_all("#eval-graph text", "els => els.map(e => e.getBoundingClientRect().height)")
         assert min(sizes) >= 10  # readable: text at least 10 px tall on the screen
+        assert "even" in labels and page.evaluate(GRAPH_LABELS_JS) == []
         assert page.evaluate("window.scrollY") == 0 and page.locator(".title h1").bounding_box() == title
         outline = page.eval_on_selector("#board", "e => [getComputedStyle(e.querySelector('svg')).outlineStyle, "
                                                   "getComputedStyle(e).outlineStyle]")
@@ -140,6 +163,10 @@ def test_desktop_moves_result_review_and_labels(chromium_browser, site_url):
             _theme(page, theme)
             save_settled_screenshot(page, f"layout-desktop-{theme}-review")
         _theme(page, "light")
+        page.set_viewport_size({"width": 390, "height": 844})  # the same graph on a phone's width
+        page.wait_for_function("innerWidth === 390")
+        assert page.evaluate(GRAPH_LABELS_JS) == []
+        page.set_viewport_size({"width": 1280, "height": 800})
         page.click("#review button[data-action=live]")
         # the result: beside the board, over none of its points, put away three ways
         for way in ("close", "escape", "press"):

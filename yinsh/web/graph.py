@@ -24,8 +24,9 @@ __all__ = ["squash", "eval_graph_svg", "WIDTH", "HEIGHT"]
 
 WIDTH = 340
 HEIGHT = 128
-_LEFT = 42
-"""Room on the left for the sides' names."""
+_LEFT = 46
+"""Room on the left for the sides' names, a little clear of the plot (the widest, a bold
+"White", takes 40)."""
 _RIGHT = 6
 _TOP = 6
 _BOTTOM = 24
@@ -100,7 +101,7 @@ def eval_graph_svg(values: Sequence[float], current: int | None = None, first_nu
              f'<line class="eg-zero" x1="{left}" y1="{_ZERO:g}" x2="{right}" y2="{_ZERO:g}"/>',
              f'<text class="eg-label" x="{left - 4}" y="{_TOP + 12}" text-anchor="end">White</text>',
              f'<text class="eg-label" x="{left - 4}" y="{bottom - 4}" text-anchor="end">Black</text>',
-             f'<text class="eg-tick" x="{left - 4}" y="{_ZERO + 3.5:g}" text-anchor="end">even</text>']
+             f'<text class="eg-even" x="{left - 4}" y="{_ZERO + 3.5:g}" text-anchor="end">even</text>']
     points = [(round(_x(i, count), 2), round(_y(v), 2)) for i, v in enumerate(values)]
     for i in _ticks(count):
         x = points[i][0]
