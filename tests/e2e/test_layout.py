@@ -9,7 +9,9 @@ test-artifacts/ (layout-*.png).
   outline round the board; labels clear of any ring.
 - Phone: a strip above the board with both scores and the pool; nothing clickable under the
   actions' bar; no shortcuts button; "Tap"; lit destinations 12 px and more; every control 44 px
-  and more; in high contrast the rings differ by their fill.
+  and more; in high contrast the rings differ by their fill; a question (a link's finished
+  game over a game in progress) covers the result, the notices and the strip, which come back
+  once it is answered.
 """
 
 from __future__ import annotations
@@ -261,4 +263,50 @@ def test_phone_strip_bar_words_and_sizes(chromium_browser, site_url, theme):
         page.locator("#banner button[data-action=close-result]").tap()
         page.wait_for_selector("#banner", state="hidden")
         save_settled_screenshot(page, f"layout-phone-{theme}-over")
+        assert not visit.take_problems()
+
+
+QUESTION_COVERS_JS = """() => {
+    // While the question is open: each of the page's messages either has no box or is hidden,
+    // and what is found at the middle of its box is the question (the dialog or its backdrop).
+    const dialog = document.getElementById('replace-dialog');
+    return ['banner', 'notices', 'update-offer', 'strip'].map(id => {
+        const e = document.getElementById(id), r = e.getBoundingClientRect();
+        if (!r.width || !r.height) return null;
+        const shows = e.checkVisibility({visibilityProperty: true, opacityProperty: true});
+        const found = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return shows || !dialog.contains(found) ? `#${id} shows (${found && found.outerHTML.slice(0, 40)})` : null;
+    }).filter(Boolean);
+}"""
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_phone_a_question_covers_the_result(chromium_browser, site_url, theme):
+    """A link to a finished game opened over a game in progress: the page shows the link's game
+    and asks first; its result (and the strip) wait behind the question, then come back."""
+    with RecordedPage(chromium_browser, site_url, viewport={"width": 390, "height": 844}, is_mobile=True,
+                      has_touch=True, device_scale_factor=2) as visit:
+        visit.page.add_init_script(f"localStorage.setItem('yinsh:theme', '{theme}')")
+        _open(visit, "record=1.e3%202.a5%203.b5", "1.e3 2.a5 3.b5")  # a game in progress, saved
+        page = visit.context.new_page()  # the link, opened in a tab of its own
+        page.on("console", visit._on_console)
+        page.on("pageerror", lambda error: visit.problems.append(f"page error: {error}"))
+        page.goto(f"{visit.base_url}/index.html#record=" + FINAL.replace(" ", "%20"))
+        page.wait_for_function("!!document.getElementById('replace-dialog')?.open", timeout=60_000)
+        page.wait_for_function("document.getElementById('board').dataset.result")
+        assert page.evaluate("document.getElementById('replace-dialog').matches(':modal')")
+        assert page.get_attribute("#banner", "hidden") is None  # the link's game is over: its result waits
+        page.wait_for_timeout(400)  # the result grows into place
+        assert page.evaluate(QUESTION_COVERS_JS) == []
+        question = page.locator("#replace-dialog").bounding_box()
+        assert question["x"] >= 0 and question["x"] + question["width"] <= 390
+        assert question["y"] >= 0 and question["y"] + question["height"] <= 844
+        save_settled_screenshot(page, f"layout-phone-{theme}-link-question")
+        # answered by the keyboard: a tap on the answer is a press beside the result, which puts it away
+        page.focus("#replace-dialog button[data-action=open-link]")
+        page.keyboard.press("Enter")
+        page.wait_for_function("!document.getElementById('replace-dialog').open")
+        page.wait_for_selector("#banner", state="visible")
+        assert page.evaluate("document.getElementById('strip').checkVisibility({visibilityProperty: true})")
+        assert page.text_content("#banner-title") == "Black wins"
         assert not visit.take_problems()
