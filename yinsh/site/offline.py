@@ -39,10 +39,10 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
     has one): its button tells the waiting worker to take over, and every tab of the site
     reloads into the new release when it does. When the host has removed ``sw_url`` (a 404
     or 410 from the host itself, not a failed network), the offline copy is retired: the
-    registration and this site's caches go, and the next visit comes from the host. When the computer player's worker is up (``data-yinsh-ai-ready``) and
-    the service worker is active, the page asks it to keep the worker's runtime too
-    (``keep-later``): a worker started before the service worker controlled the page fetched
-    it past the service worker.
+    registration and this site's caches go, and the next visit comes from the host. When the
+    computer player's worker is up (``data-yinsh-ai-ready``) and the service worker is active,
+    the page asks it to keep the worker's runtime too (``keep-later``): a worker started before
+    the service worker controlled the page fetched it past the service worker.
 
     The page's manifest link waits in ``<template id="yinsh-manifest">`` (the builder puts it
     there) and goes into ``<head>`` at the same moment, with or without service workers: the
