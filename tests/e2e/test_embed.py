@@ -251,8 +251,8 @@ def test_a_diagram_on_another_site_runs_without_storage_and_logs_nothing(chromiu
     with TutorialElsewhere(chromium_browser, site_url, tutorial_elsewhere) as tutorial:
         tutorial.page.goto(tutorial_elsewhere)
         frame = tutorial.page.locator(f'iframe[title="{STEPS}"]').element_handle().content_frame()
-        assert origin(frame.url) == origin(site_url) != origin(tutorial_elsewhere)
         wait_ready(frame, lambda: tutorial.problems)
+        assert origin(frame.url) == origin(site_url) != origin(tutorial_elsewhere)
         denied = frame.evaluate("() => { try { localStorage.length; return ''; } catch (e) { return e.name; } }")
         assert denied == "SecurityError", "this browser gives a frame on another site its storage: " \
             "the test needs one that denies it (headless Chromium's default)"
