@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .perft import perft
 from .playout import midgame_positions, random_move, random_playout
-from .state import initial_state, legal_moves, make_state
+from .state import BLACK, initial_state, legal_moves, make_state
 
 if TYPE_CHECKING:
     from .game import Game
@@ -154,7 +154,8 @@ def hostile_inputs() -> list[Hostile]:
     far_game += check_digits(far_game)
     huge_code = "G1" + "A" * 200_000
     huge_code += check_digits(huge_code)
-    won = Game.from_state(make_state(["a2", "b2"], ["e5", "f6", "g7", "h8", "i9"], ["c3"], ["d4"], score=(3, 0)), 40)
+    won = Game.from_state(make_state(["a2", "b2"], ["e5", "f6", "g7", "h8", "i9"], ["c3"], ["d4"], score=(3, 0),
+                                    turn=BLACK), 40)
     one_game = '[White "A"]\n1.e3\n'
     sgf_garbage = "(;" + "".join(chr(33 + (i * 7919) % 90) for i in range(300))
     long_game = longest_game()
