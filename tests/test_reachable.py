@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from helpers import DATA, load
+from helpers import DATA, load, rows_seeking_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -73,27 +73,8 @@ def test_every_position_of_a_random_game_is_reachable(seed, variant):
 
 @given(seeds)
 @settings(max_examples=15, deadline=None)
-def test_positions_of_games_that_seek_rows_for_the_opponent_are_reachable(seed):
-    """Each move made is one that leaves the most rows (either side's) on the board, so that the
-    rare positions — several rows made for the opponent, removals of both sides — come up."""
-    rng = random.Random(seed)
-    game = Game()
-    most = 0
-    while game.result is None and game.ply < 150:
-        moves = game.legal_moves()
-        rng.shuffle(moves)
-
-        def made(move):
-            game.push(move)
-            s = game.state
-            count = len(rows(s.white_markers)) + len(rows(s.black_markers))
-            game.undo()
-            return count
-
-        move = max(moves[:60], key=made) if rng.random() < 0.7 else moves[0]
-        game.push(move)
-        most = max(most, len(rows(game.state.black_markers if game.state.turn else game.state.white_markers)))
-        assert why_unreachable(game.state, game.ply) is None, (game.record(), why_unreachable(game.state, game.ply))
+def test_positions_of_games_that_seek_rows_are_reachable(seed):
+    _assert_reachable_throughout(rows_seeking_game(seed))
 
 
 UNREACHABLE = [
