@@ -330,13 +330,16 @@ def hostile(door, text):
             opened = decode_game(text).record()
         elif door == "saved":
             opened = saved_from_json(text).game.record()
-        elif door == "embed":
+        elif door == "embed":  # a puzzle's first turn built, as the frame builds it
             search, _, hash_ = text.partition("#")
-            opened = parse_embed(search, "#" + hash_ if hash_ else "").game.record()
-        else:  # a link to the page: what it opens, and what it says
+            spec = parse_embed(search, "#" + hash_ if hash_ else "")
+            opened = spec.game.record()
+            if spec.puzzle:
+                opened = [opened, str(Turn(spec.game_at(spec.ply)).phase)]
+        else:  # a link to the page: what it opens, what it says, and its first turn
             search, _, hash_ = text.partition("#")
             setup = open_page(search, "#" + hash_ if hash_ else "")
-            return [door, setup.source, setup.game.record(), setup.notices]
+            return [door, setup.source, setup.game.record(), setup.notices, str(Turn(setup.game).phase)]
     except (YinshError, SavedGameError) as exc:
         return [door, "refused", type(exc).__name__, str(exc)]
     return [door, "opened", opened]
