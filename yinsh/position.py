@@ -22,6 +22,7 @@ from .board import BIT, POINTS
 from .compat import bit_count
 from .errors import NotationError
 from .limits import MAX_POSITION_CHARS, too_long
+from .scan import quoted, strip
 from .state import RINGS_PER_PLAYER, State, why_unreachable
 
 __all__ = ["encode_position", "decode_position", "VERSION", "to_digits", "from_digits", "check_digits"]
@@ -82,15 +83,15 @@ def decode_position(code: str) -> tuple[State, int]:
     """The state and move count a code describes. Raises ``NotationError``."""
     if not isinstance(code, str):
         raise NotationError(f"{code!r} is not a position code: expected text")
-    text = code.strip()
+    text = strip(code)
     if len(text) > MAX_POSITION_CHARS:
         raise NotationError(f"'{text[:12]}…' is not a position code: " + too_long("it", text, MAX_POSITION_CHARS))
     if not text.startswith(VERSION):
-        raise NotationError(f"'{text}' is not a position code: it must start with {VERSION!r}")
+        raise NotationError(f"{quoted(text)} is not a position code: it must start with {VERSION!r}")
     body, check = text[len(VERSION):-2], text[-2:]
     if not body or any(c not in _VALUE for c in body + check):
         raise NotationError(
-            f"{text!r} is not a position code: it is truncated or has characters outside A-Z a-z 0-9 - _"
+            f"{quoted(text)} is not a position code: it is truncated or has characters outside A-Z a-z 0-9 - _"
         )
     if check_digits(body) != check:
         raise NotationError(f"'{text}' is not a position code: its check digits do not match (truncated or mistyped?)")
