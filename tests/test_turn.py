@@ -475,7 +475,7 @@ def st_rows_pending(game: Game) -> bool:
 
 
 @given(st.integers(min_value=0, max_value=2**32 - 1))
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=20, deadline=None)
 def test_the_turn_offers_exactly_what_filtering_the_legal_moves_offers(seed):
     for game in _positions(seed):
         turn = Turn(game)
@@ -486,3 +486,26 @@ def test_the_turn_offers_exactly_what_filtering_the_legal_moves_offers(seed):
         for made in prefixes:
             assert turn._following(list(made)) == _reference(game, made), (game.position(), made)
         assert turn._following([]) == _reference(game, ())
+
+
+def test_on_a_board_of_18_rows_the_turn_offers_what_filtering_offers():
+    """A position the reachability check accepts with 18 rows for White (39,240 legal moves):
+    every prefix along random paths through the turn, against the reference."""
+    game = Game.from_position("Y1Bz0nOPyTahncFDA90WM0hOHa2uLShw9CvvJNU6")
+    following: dict[tuple[Decision, ...], set[Decision]] = {}
+    complete: dict[tuple[Decision, ...], Move] = {}
+    for legal in game.legal_moves():
+        path = decisions_of(legal)
+        complete[path] = legal
+        for n in range(len(path)):
+            following.setdefault(path[:n], set()).add(path[n])
+    turn = Turn(game, auto_row=False)
+    rng = random.Random(23)
+    for _ in range(30):
+        made: tuple[Decision, ...] = ()
+        while True:
+            expected = frozenset(following.get(made, ()))
+            assert turn._following(list(made)) == (complete.get(made), expected)
+            if not expected:
+                break
+            made += (rng.choice(sorted(expected)),)
