@@ -151,15 +151,17 @@ def _record_lines(text: str, limited: bool = True) -> list[tuple[bool, str]]:
 
 def _ends_in_comment(line: str, in_comment: bool) -> bool:
     """Whether a ``{comment}`` is still open at the end of ``line`` (open at its start if
-    ``in_comment``): a comment runs from ``{`` to the first ``}``, without nesting."""
+    ``in_comment``): a comment runs from ``{`` to the first ``}``, without nesting. So the last
+    brace decides: after a ``{`` with no ``}`` behind it the text is inside a comment (it opened
+    one, or was in one already), after a ``}`` with no ``{`` behind it outside (it closed one, or
+    stood outside): one search from the end, however many comments the line holds.
+
+    >>> _ends_in_comment("1.e3 {a} {b", False), _ends_in_comment("c} 2.a5", True), _ends_in_comment("x", True)
+    (True, False, True)
+    """
     data = utf8(line)
-    i = 0
-    while True:
-        i = data.find(b"}" if in_comment else b"{", i)
-        if i < 0:
-            return in_comment
-        in_comment = not in_comment
-        i += 1
+    opening, closing = data.rfind(b"{"), data.rfind(b"}")
+    return in_comment if opening == closing else opening > closing  # equal: both absent
 
 
 def _lines(text: str, limited: bool = True) -> list[str]:

@@ -33,6 +33,7 @@ SPACES = ("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003
           "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 """The spaces of every reader, on every interpreter: those of CPython's ``str.isspace()``."""
 _ASCII_SPACES = " \t\n\r\x0b\x0c"
+_OTHER_SPACES = [c for c in SPACES if c not in _ASCII_SPACES]
 _SPACE_BYTES = frozenset(c.encode() for c in SPACES)
 
 
@@ -94,10 +95,10 @@ def strip(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """The words of ``text`` separated by :data:`SPACES` (``str.split()`` on CPython)."""
-    for space in SPACES:
+    for space in _OTHER_SPACES:
         if space in text:
             text = text.replace(space, " ")
-    return [word for word in text.split(" ") if word]
+    return text.split()  # only ASCII spaces are left, which both interpreters split at
 
 
 def lower(text: str) -> str:
