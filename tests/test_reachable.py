@@ -144,6 +144,19 @@ def test_every_reader_refuses_the_probe_position(tmp_path, capsys):
     assert reason in capsys.readouterr().err
 
 
+def test_a_saved_game_from_the_probe_position_is_set_aside_not_reopened():
+    """Autosave kept the probe's game, so every later visit froze again: now the saved data is
+    refused (and kept aside by the page) with the reason."""
+    from yinsh.web import Settings
+    from yinsh.web.saved import SavedGameError, saved_from_json, saved_to_json
+
+    text = saved_to_json(Game.from_state(ROWS_EVERYWHERE, 60), Settings(), 1)
+    with pytest.raises(SavedGameError, match="no single move of Black could have made"):
+        saved_from_json(text)
+    setup = open_page("", "", None, text)
+    assert setup.source == "new" and any("Your saved game could not be read" in n for n in setup.notices)
+
+
 def test_a_study_keeps_its_free_move_number():
     s = make_state(["a2", "a3", "a4", "a5", "b7"], ["k7", "k8", "k9", "k10", "j11"], ["e5"], ["f5"])
     for ply in (10, 11, 77, 200):
