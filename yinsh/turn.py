@@ -477,20 +477,9 @@ class Turn:
             if made:
                 return Move("place", None, made[0].value), frozenset()
             return None, frozenset(Decision("place", p) for p in st.empty_points(s))
-        i = 0
-        removals: list[Removal] = []
-        while not _won(s, color):  # rows the opponent made, one at a time, rescanning
-            found = st.rows(s.black_markers if color else s.white_markers)
-            if not found:
-                break
-            if i == len(made):
-                return None, frozenset(Decision("row", w) for w in found)
-            if i + 1 == len(made):
-                return None, _ring_choices(s, color)
-            removals.append(Removal(made[i].value, made[i + 1].value))
-            s = st.after_removal(s, color, made[i].value, made[i + 1].value)
-            i += 2
-        before = tuple(removals)
+        s, before, i, asked = _follow_removals(s, color, made, 0)  # the rows the opponent made
+        if asked is not None:
+            return None, asked
         if _won(s, color):
             return Move("remove", None, None, before), frozenset()
         actions = st.slides(s.white_rings | s.black_rings, s.white_markers | s.black_markers,
@@ -503,21 +492,10 @@ class Turn:
         if i + 1 == len(made):
             return None, frozenset(Decision("target", a & 255) for a in actions if a >> 8 == source)
         target = made[i + 1].value
-        s = st.after_ring_move(s, source, target)
-        i += 2
-        removals = []
-        while not _won(s, color):  # rows of the mover's own colour
-            found = st.rows(s.black_markers if color else s.white_markers)
-            if not found:
-                break
-            if i == len(made):
-                return None, frozenset(Decision("row", w) for w in found)
-            if i + 1 == len(made):
-                return None, _ring_choices(s, color)
-            removals.append(Removal(made[i].value, made[i + 1].value))
-            s = st.after_removal(s, color, made[i].value, made[i + 1].value)
-            i += 2
-        return Move("move", source, target, before, tuple(removals)), frozenset()
+        s, after, i, asked = _follow_removals(st.after_ring_move(s, source, target), color, made, i + 2)
+        if asked is not None:
+            return None, asked
+        return Move("move", source, target, before, after), frozenset()
 
     def highlights(self) -> dict[str, object]:
         """Keyword arguments for :func:`yinsh.render.board_svg` showing this turn's state."""
@@ -540,8 +518,26 @@ def _won(s: State, color: int) -> bool:
     return (s.black_score if color else s.white_score) >= s.rings_to_win
 
 
-def _ring_choices(s: State, color: int) -> frozenset[Decision]:
-    return frozenset(Decision("ring", p) for p in points_of(s.black_rings if color else s.white_rings))
+def _follow_removals(s: State, color: int, made: list[Decision], i: int
+                     ) -> tuple[State, tuple[Removal, ...], int, frozenset[Decision] | None]:
+    """Follow the row and ring decisions of ``color`` from ``made[i]`` while rows of theirs
+    stand (one at a time, rescanning, until a removal wins): the state after them, the
+    removals, the index of the next decision, and the decisions asked for next when ``made``
+    ends among them (else ``None``)."""
+    removals: list[Removal] = []
+    while not _won(s, color):
+        found = st.rows(s.black_markers if color else s.white_markers)
+        if not found:
+            break
+        if i == len(made):
+            return s, (), i, frozenset(Decision("row", w) for w in found)
+        if i + 1 == len(made):
+            rings = s.black_rings if color else s.white_rings
+            return s, (), i, frozenset(Decision("ring", p) for p in points_of(rings))
+        removals.append(Removal(made[i].value, made[i + 1].value))
+        s = st.after_removal(s, color, made[i].value, made[i + 1].value)
+        i += 2
+    return s, tuple(removals), i, None
 
 
 def _value_name(d: Decision) -> str:
