@@ -38,6 +38,7 @@ from yinsh.bench import hostile_inputs
 from yinsh.compat import decode_utf8
 from yinsh.playout import random_positions
 from yinsh.position import encode_position
+from yinsh.scan import SPACES
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
@@ -144,6 +145,8 @@ CALLS: list[tuple[str, list]] = [
                [0xE0, 0x80, 0x41], [0xF0, 0x9F, 0x98], [0xC0, 0xAF], []]]),
     # issue 23: a line of a comment is never a tag, and spaces beyond ASCII read the same everywhere
     ("readers", [READER_TEXTS]),
+    ("spaces", [[c + "a" + c + c + "b\u00e9" + c for c in SPACES + "\u200b\ufeff\u212a\u202e"]
+                + ["".join(SPACES), "", "x", SPACES + "K\u212a\u00c9" + SPACES]]),
     ("positions_read", [["Y1A6L" + c for c in UNICODE_SPACES] + [c + "Y1A6L" for c in UNICODE_SPACES]]),
     # issue 13's hostile inputs and the largest the limits let through, each at its door (not
     # those refused by their length alone, the same check everywhere: 5 MB would slow the lane)

@@ -37,7 +37,7 @@ from .limits import (
     too_long,
 )
 from .position import encode_position
-from .scan import skip, strip, utf8, visible, words
+from .scan import plain, skip, strip, utf8, visible, words
 from .state import initial_state
 
 if TYPE_CHECKING:
@@ -135,8 +135,9 @@ def _record_lines(text: str, limited: bool = True) -> list[tuple[bool, str]]:
     """
     out = []
     in_comment = False
+    fast = plain(text)
     for line in _lines(text, limited):
-        stripped = strip(line)
+        stripped = line.strip() if fast else strip(line)
         if not in_comment:
             if not stripped or stripped.startswith(("#", "%")):
                 continue

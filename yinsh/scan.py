@@ -24,16 +24,18 @@ Kelvin sign is no ``k``):
 
 from __future__ import annotations
 
+from .compat import MICROPYTHON
 from .errors import NotationError
 
-__all__ = ["SPACES", "utf8", "skip", "position", "strip", "words", "lower", "visible", "quoted"]
+__all__ = ["SPACES", "ODD_SPACES", "utf8", "skip", "position", "strip", "plain", "words", "lower", "visible", "quoted"]
 
 _CHUNK = 256
 SPACES = ("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
           "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 """The spaces of every reader, on every interpreter: those of CPython's ``str.isspace()``."""
-_ASCII_SPACES = " \t\n\r\x0b\x0c"
-_OTHER_SPACES = [c for c in SPACES if c not in _ASCII_SPACES]
+_ASCII_SPACES = " \t\n\r\x0b\x0c"  # MicroPython's str.isspace()
+ODD_SPACES = "".join(c for c in SPACES if c not in _ASCII_SPACES)
+"""The :data:`SPACES` that MicroPython's ``str.strip()`` and ``split()`` leave alone."""
 _SPACE_BYTES = frozenset(c.encode() for c in SPACES)
 
 
@@ -65,18 +67,14 @@ def position(data: bytes, i: int) -> int:
 
 
 def strip(text: str) -> str:
-    """``text`` without the :data:`SPACES` at its ends (``str.strip()`` on CPython).
-
-    In bytes: MicroPython's ``str.strip(chars)`` strips the bytes of ``chars`` one by one, which
-    can cut a character in two.
-    """
-    text = text.strip(_ASCII_SPACES)  # ASCII bytes are never part of another character: safe
-    if not text or (text[0] not in SPACES and text[-1] not in SPACES):
+    """``text`` without the :data:`SPACES` at its ends: CPython's ``str.strip()``, whose spaces
+    they are; on MicroPython its ``strip()`` (the ASCII spaces), then the others, in bytes
+    (its ``str.strip(chars)`` strips the bytes of ``chars`` one by one, which can cut a
+    character in two)."""
+    text = text.strip()
+    if not MICROPYTHON or not text or (text[0] not in ODD_SPACES and text[-1] not in ODD_SPACES):
         return text
-    try:
-        data = text.encode()
-    except UnicodeError:  # a lone surrogate (CPython only, whose strip keeps to characters)
-        return text.strip(SPACES)
+    data = text.encode()
     start, end = 0, len(data)
     while start < end:
         size = 1 if data[start] < 0xC0 else 2 if data[start] < 0xE0 else 3 if data[start] < 0xF0 else 4
@@ -93,12 +91,24 @@ def strip(text: str) -> str:
     return data[start:end].decode()
 
 
+def plain(text: str) -> bool:
+    """Whether the built-in ``strip()`` and ``split()`` of this interpreter find every space of
+    ``text``: always on CPython; on MicroPython when ``text`` holds none of :data:`ODD_SPACES`
+    (checked in C: ASCII, and no U+001C–U+001F). A reader of many lines asks once, then takes
+    the built-ins (a call of :func:`strip` per line costs microseconds there)."""
+    if not MICROPYTHON:
+        return True
+    return len(text.encode()) == len(text) and not any(c in text for c in "\x1c\x1d\x1e\x1f")
+
+
 def words(text: str) -> list[str]:
-    """The words of ``text`` separated by :data:`SPACES` (``str.split()`` on CPython)."""
-    for space in _OTHER_SPACES:
-        if space in text:
-            text = text.replace(space, " ")
-    return text.split()  # only ASCII spaces are left, which both interpreters split at
+    """The words of ``text`` separated by :data:`SPACES`: CPython's ``str.split()``; on
+    MicroPython the other spaces made plain first."""
+    if not plain(text):
+        for space in ODD_SPACES:
+            if space in text:
+                text = text.replace(space, " ")
+    return text.split()
 
 
 def lower(text: str) -> str:

@@ -496,3 +496,10 @@ def positions_read(codes):
         except YinshError as exc:
             out.append(["refused", str(exc)])
     return out
+
+
+def spaces(texts):
+    """What :mod:`yinsh.scan` makes of each text: stripped, its words, lower case, made visible."""
+    from yinsh.scan import lower, strip, visible, words
+
+    return [[strip(t), words(t), lower(t), visible(t)] for t in texts]
