@@ -172,6 +172,29 @@ def test_the_position_with_the_most_rows_opens_with_no_long_task(hostile_page):
     assert max(quickest(act), default=0) <= LONG_TASK_MS
 
 
+def test_bidi_controls_in_tags_show_by_their_code_in_the_list_and_the_notice(hostile_page):
+    """A name that turns the text after it around cannot make a two-move game read "164 moves,
+    1-0" in the Open dialog's list or in the notice of the game opened (issue 23)."""
+    hostile_page.boot()
+    page = hostile_page.page
+    text = '[White "Ann\u202e0-1 ,sevom 461(\u202c"]\n[Black "Bo"]\n1.e3 2.a5\n\n[White "Cy"]\n1.e3'
+    page.click("#game-menu summary")
+    page.click("#game-menu button[data-action=open-record]")
+    dialog = page.locator("#open-dialog")
+    page.evaluate("t => { document.querySelector('#open-dialog textarea').value = t; }", text)
+    dialog.locator("textarea").dispatch_event("change")
+    choice = dialog.locator("select[name=choice]")
+    choice.wait_for(state="visible")
+    first = choice.locator("option").first.inner_text()
+    assert "\u202e" not in first and "\\u202e" in first and "2 moves" in first
+    choice.select_option("0")
+    dialog.locator("button[data-action=open-game]").click()
+    notices = page.locator("#notices")
+    notices.filter(has_text="Opened game 1 of 2").wait_for(state="visible", timeout=10_000)
+    shown = notices.inner_text()
+    assert "\u202e" not in shown and "\\u202e" in shown and "2 moves" in shown
+
+
 EMBED_LINKS = [
     ("SGF '(;' + 'P0[' × 8000 in embed.html", "record= cannot be read: the SGF value"),
     ("game code from a position at move 10^4400", "g= cannot be read"),
