@@ -41,6 +41,30 @@ def game_at(white_rings=(), black_rings=(), white_markers=(), black_markers=(), 
     return Game.from_state(make_state(white_rings, black_rings, white_markers, black_markers, **kwargs), ply=40)
 
 
+def rows_seeking_game(seed: int, moves: int = 150) -> Game:
+    """A seeded game whose moves mostly leave the most rows (either side's) on the board, so that
+    the rare positions — several rows made for the opponent, removals on both sides — come up."""
+    import random
+
+    from yinsh.state import rows
+
+    rng = random.Random(seed)
+    game = Game()
+
+    def rows_after(move) -> int:
+        game.push(move)
+        s = game.state
+        count = len(rows(s.white_markers)) + len(rows(s.black_markers))
+        game.undo()
+        return count
+
+    while game.result is None and game.ply < moves:
+        legal = game.legal_moves()
+        rng.shuffle(legal)
+        game.push(max(legal[:60], key=rows_after) if rng.random() < 0.7 else legal[0])
+    return game
+
+
 def config_files(config: Path) -> dict[str, str]:
     """A PyScript config's ``[files]`` (TOML or JSON): source file (relative to the repository)
     → its path in the browser's file system (a destination ending in / keeps the file name)."""

@@ -38,6 +38,7 @@ from yinsh.bench import hostile_inputs
 from yinsh.compat import decode_utf8
 from yinsh.playout import random_positions
 from yinsh.position import encode_position
+from yinsh.scan import SPACES
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
@@ -58,6 +59,19 @@ def _positions() -> list[str]:
     return [encode_position(s, s.placed if s.in_placement else 40)
             for s in random_positions(300, seed=11, min_plies=0, max_plies=90)]
 
+
+UNICODE_SPACES = ["\u00a0", "\u2003", "\u3000", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\u2028", "\u2029",
+                  "\u200b", "\ufeff"]
+"""Characters CPython's ``str.split()``/``strip()`` take for spaces and MicroPython's do not (and
+two neither does), each tried between moves, around a record and in a tag."""
+READER_TEXTS = [
+    '1.e3 {a remark\n[Variant "blitz"]\n} 2.a5', '[White "A"]\n1.e3 {\n[White "B"]\n1.f5\n}', "{\n# }\n1.e3",
+    "1.\u212a7", "1.e3 2.\u212a10", '[Variant "BLIT\u212a"]\n1.e3', '[Variant "Blitz"]\n1.e3',
+    *["1.e3" + c + "2.a5" for c in UNICODE_SPACES], *[c + "1.e3 2.a5" + c for c in UNICODE_SPACES],
+    *['[Variant "blitz' + c + '"]\n1.e3' for c in UNICODE_SPACES],
+    *['[Event "x"]' + c + "\n1.e3" for c in UNICODE_SPACES], *["e3" + c + "a5" for c in UNICODE_SPACES],
+]
+"""Texts that once read differently by reader or by interpreter (issue 23)."""
 
 CALLS: list[tuple[str, list]] = [
     ("imports", [[lane.module_name(path) for path in lane.shared_modules()]]),
@@ -129,6 +143,11 @@ CALLS: list[tuple[str, list]] = [
     ("session", [OUT_OF_MARKERS, "ai-3", []]),
     ("utf8", [[[99, 97, 102, 195, 169], [255], [195], [237, 160, 128], [240, 159, 152, 128, 33], [244, 144, 128, 128],
                [0xE0, 0x80, 0x41], [0xF0, 0x9F, 0x98], [0xC0, 0xAF], []]]),
+    # issue 23: a line of a comment is never a tag, and spaces beyond ASCII read the same everywhere
+    ("readers", [READER_TEXTS]),
+    ("spaces", [[c + "a" + c + c + "b\u00e9" + c for c in SPACES + "\u200b\ufeff\u212a\u202e"]
+                + ["".join(SPACES), "", "x", SPACES + "K\u212a\u00c9" + SPACES]]),
+    ("positions_read", [["Y1A6L" + c for c in UNICODE_SPACES] + [c + "Y1A6L" for c in UNICODE_SPACES]]),
     # issue 13's hostile inputs and the largest the limits let through, each at its door (not
     # those refused by their length alone, the same check everywhere: 5 MB would slow the lane)
     *[("hostile", [item.door, item.text]) for item in hostile_inputs() if len(item.text) < 150_000],

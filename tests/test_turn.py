@@ -6,6 +6,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from yinsh.board import POINTS, WINDOWS, parse_point, point_name, points_of
 from yinsh.errors import IllegalMoveError
@@ -426,3 +428,84 @@ def test_prompt_and_highlights_in_every_phase():
     assert set(turn.highlights()) == {"destinations", "rows", "selected_row", "selected_ring", "removable",
                                       "movable", "clickable"}
     assert repr(turn) == "<Turn White place-ring []>"
+
+
+# The turn's decisions, step by step, against the reference: filtering every legal move --------------
+
+
+def _reference(game: Game, made: tuple[Decision, ...]) -> tuple[Move | None, frozenset[Decision]]:
+    """What the turn offered before it followed the rules step by step: the legal moves whose
+    decisions start with ``made``."""
+    move, options = None, set()
+    for legal in game.legal_moves():
+        path = decisions_of(legal)
+        if path[:len(made)] == made:
+            if len(path) == len(made):
+                move = legal
+            else:
+                options.add(path[len(made)])
+    return move, frozenset(options)
+
+
+def _positions(seed: int) -> list[Game]:
+    from helpers import rows_seeking_game
+
+    rng = random.Random(seed)
+    out = []
+    for game in (rows_seeking_game(seed, moves=rng.randrange(10, 120)), _random_game(rng)):
+        at = Game.from_state(game.start_state, game.start_ply)
+        for move in game.moves:
+            at.push(move)
+            if rng.random() < 0.08 or st_rows_pending(at):
+                out.append(at.copy())
+    return out
+
+
+def _random_game(rng: random.Random) -> Game:
+    from yinsh.playout import random_move
+
+    game = Game(rng.choice(["standard", "blitz"]))
+    while game.result is None:
+        game.push(random_move(game.state, rng))
+    return game
+
+
+def st_rows_pending(game: Game) -> bool:
+    return bool(game.pending_rows())
+
+
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+@settings(max_examples=20, deadline=None)
+def test_the_turn_offers_exactly_what_filtering_the_legal_moves_offers(seed):
+    for game in _positions(seed):
+        turn = Turn(game)
+        prefixes = {()}
+        for legal in game.legal_moves():
+            path = decisions_of(legal)
+            prefixes.update(path[:n] for n in range(len(path) + 1))
+        for made in prefixes:
+            assert turn._following(list(made)) == _reference(game, made), (game.position(), made)
+        assert turn._following([]) == _reference(game, ())
+
+
+def test_on_a_board_of_18_rows_the_turn_offers_what_filtering_offers():
+    """A position the reachability check accepts with 18 rows for White (39,240 legal moves):
+    every prefix along random paths through the turn, against the reference."""
+    game = Game.from_position("Y1Bz0nOPyTahncFDA90WM0hOHa2uLShw9CvvJNU6")
+    following: dict[tuple[Decision, ...], set[Decision]] = {}
+    complete: dict[tuple[Decision, ...], Move] = {}
+    for legal in game.legal_moves():
+        path = decisions_of(legal)
+        complete[path] = legal
+        for n in range(len(path)):
+            following.setdefault(path[:n], set()).add(path[n])
+    turn = Turn(game, auto_row=False)
+    rng = random.Random(23)
+    for _ in range(30):
+        made: tuple[Decision, ...] = ()
+        while True:
+            expected = frozenset(following.get(made, ()))
+            assert turn._following(list(made)) == (complete.get(made), expected)
+            if not expected:
+                break
+            made += (rng.choice(sorted(expected)),)

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .perft import perft
 from .playout import midgame_positions, random_move, random_playout
-from .state import initial_state, legal_moves, make_state
+from .state import BLACK, initial_state, legal_moves, make_state
 
 if TYPE_CHECKING:
     from .game import Game
 
 __all__ = ["run", "machine", "midgame_positions", "NOTATION_EXAMPLE", "Hostile", "hostile_inputs", "open_door",
-           "hostile_times", "longest_game"]
+           "hostile_times", "longest_game", "UNREACHABLE_ROWS", "MOST_ROWS", "MOST_ROWS_MOVE"]
 
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
 
@@ -154,7 +154,8 @@ def hostile_inputs() -> list[Hostile]:
     far_game += check_digits(far_game)
     huge_code = "G1" + "A" * 200_000
     huge_code += check_digits(huge_code)
-    won = Game.from_state(make_state(["a2", "b2"], ["e5", "f6", "g7", "h8", "i9"], ["c3"], ["d4"], score=(3, 0)), 40)
+    won = Game.from_state(make_state(["a2", "b2"], ["e5", "f6", "g7", "h8", "i9"], ["c3"], ["d4"], score=(3, 0),
+                                    turn=BLACK), 40)
     one_game = '[White "A"]\n1.e3\n'
     sgf_garbage = "(;" + "".join(chr(33 + (i * 7919) % 90) for i in range(300))
     long_game = longest_game()
@@ -200,15 +201,34 @@ def hostile_inputs() -> list[Hostile]:
                 "?record=" + "%41" * ((MAX_LINK_CHARS - 8) // 3)),
         Hostile(f"largest: saved data of {MAX_SAVED_CHARS:,} brackets", "saved",
                 "[" + "[]," * ((MAX_SAVED_CHARS - 4) // 3) + "[]]"),
+        # Issue 23: boards no game reaches, and the worst one the check lets through
+        Hostile("position link: 23 rows no move could make (343,440 moves)", "link", "#position=" + UNREACHABLE_ROWS),
+        Hostile("those 23 rows as embed.html's puzzle", "embed",
+                f"?position={UNREACHABLE_ROWS}&play=1&expect=xc1-c5xe1xd1-d5xe2xf2-f6xe3"),
+        Hostile("largest: a position link of 24 rows for the mover (187,920 moves)", "link",
+                "#position=" + MOST_ROWS),
+        Hostile("largest: those 24 rows as embed.html's puzzle", "embed",
+                f"?position={MOST_ROWS}&play=1&expect={MOST_ROWS_MOVE}"),
     ]
+
+
+UNREACHABLE_ROWS = "Y1Bz0e9PTnOLFULCmiuWfbPDiWO-XoLlg02D3kS6"
+"""Issue 23's probe: White to move with 43 markers standing in 23 rows that no single move of
+Black's could have made; before the check, the page's first turn enumerated 343,440 moves."""
+MOST_ROWS = "Y1Bz8aVNSdFVsPXvyxM0FrFE9eblM29RXG1IAoF2"
+"""The most rows for the player to move that a search found among the positions the check
+accepts: 24 rows crossing one line, 187,920 legal moves."""
+MOST_ROWS_MOVE = "xe2-e6xa2xh3-h7xa5xi4-i8xb1"
 
 
 def open_door(door: str, text: str) -> str:
     """Put ``text`` through ``door`` (see :class:`Hostile`) as the page or the package would;
-    returns what came of it in a few words (``opened``, or the error's first words)."""
+    returns what came of it in a few words (``opened``, or the error's first words). A link's
+    game and an embedded puzzle also get their first turn built, as the page builds it."""
     from .errors import YinshError
     from .game import Game
     from .link import decode_game
+    from .turn import Turn
     from .web import open_page
     from .web.embedding import parse_embed
     from .web.records import list_import
@@ -228,11 +248,14 @@ def open_door(door: str, text: str) -> str:
         elif door in ("link", "embed"):
             search, _, hash_ = text.partition("#")
             if door == "embed":
-                parse_embed(search, "#" + hash_ if hash_ else "")
+                spec = parse_embed(search, "#" + hash_ if hash_ else "")
+                if spec.puzzle:
+                    Turn(spec.game_at(spec.ply))
             else:
                 setup = open_page(search, "#" + hash_ if hash_ else "")
                 if setup.source != "link":
                     return "refused: " + (setup.notices or ["no game"])[-1][:60]
+                Turn(setup.game)
         else:
             raise ValueError(f"unknown door {door!r}")
     except (YinshError, SavedGameError) as exc:

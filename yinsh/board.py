@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Final
 
 from .compat import bit_length
+from .scan import lower, strip
 
 __all__ = [
     "COLUMNS",
@@ -88,12 +89,12 @@ def parse_point(text: str) -> Point:
     >>> parse_point("A2") == parse_point("a2")
     True
     """
-    return _NAME_TO_POINT[text.strip().lower()]
+    return _NAME_TO_POINT[lower(strip(text))]
 
 
 def is_point(text: str) -> bool:
     """Whether ``text`` names a point of the board."""
-    return text.strip().lower() in _NAME_TO_POINT
+    return lower(strip(text)) in _NAME_TO_POINT
 
 
 def _rays(point: Point) -> tuple[tuple[Point, ...], ...]:

@@ -15,6 +15,7 @@ from .errors import NotationError
 from .game import Game
 from .move import parse_row
 from .render import board_svg
+from .scan import lower, quoted, strip
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -25,7 +26,7 @@ __all__ = ["diagram_svg", "parse_highlight"]
 def parse_highlight(items: Iterable[str]) -> tuple[list[str], list[str]]:
     """Split highlights into points (``e4``) and rows (``e3-e7``); ``NotationError`` for others."""
     points, rows = [], []
-    for item in (i.strip().lower() for i in items):
+    for item in (lower(strip(i)) for i in items):
         if not item:
             continue
         if is_point(item):
@@ -34,7 +35,7 @@ def parse_highlight(items: Iterable[str]) -> tuple[list[str], list[str]]:
             parse_row(*item.split("-", 1))
             rows.append(item)
         else:
-            raise NotationError(f"cannot highlight {item!r}: expected a point like e4 or a row like e3-e7")
+            raise NotationError(f"cannot highlight {quoted(item)}: expected a point like e4 or a row like e3-e7")
     return points, rows
 
 

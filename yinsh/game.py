@@ -15,6 +15,7 @@ from .move import Move, MoveText, Removal, parse_move_text, row_name
 from .outcome import Outcome
 from .pgn import is_sgf, move_texts, read_tags, record_text, write_record
 from .position import decode_position, encode_position
+from .scan import lower, quoted, strip
 from .sgf import play_sgf
 from .state import State
 
@@ -268,9 +269,9 @@ def read_game(text: str) -> tuple[dict[str, str], Game]:
 
 def _start(tags: dict[str, str]) -> Game:
     """The game a record's ``Variant`` and ``Position`` tags start it from."""
-    variant = tags.get("Variant", "standard").strip().lower() or "standard"
+    variant = lower(strip(tags.get("Variant", "standard"))) or "standard"
     if variant not in _RINGS_TO_WIN:
-        raise NotationError(f"unknown variant {tags['Variant']!r}: expected 'standard' or 'blitz'")
+        raise NotationError(f"unknown variant {quoted(tags['Variant'])}: expected 'standard' or 'blitz'")
     if "Position" in tags:
         game = Game.from_position(tags["Position"])
         if game.variant != variant and "Variant" in tags:

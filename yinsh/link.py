@@ -24,6 +24,7 @@ from .game import Game
 from .limits import MAX_GAME_CODE_CHARS, MAX_MOVES, too_long
 from .move import Move, Removal
 from .position import check_digits, from_digits, to_digits
+from .scan import quoted, strip
 
 __all__ = ["encode_game", "decode_game", "VERSION"]
 
@@ -64,13 +65,13 @@ def decode_game(code: str) -> Game:
     """
     if not isinstance(code, str):
         raise NotationError(f"{code!r} is not a game code: expected text")
-    text = code.strip()
+    text = strip(code)
     if len(text) > MAX_GAME_CODE_CHARS:
         raise NotationError(f"'{text[:12]}…' is not a game code: " + too_long("it", text, MAX_GAME_CODE_CHARS))
     if not text.startswith(VERSION):
-        raise NotationError(f"{_cut(text)!r} is not a game code: it must start with {VERSION!r}")
+        raise NotationError(f"{quoted(text)} is not a game code: it must start with {VERSION!r}")
     if any(c not in _CODE_CHARS for c in text) or text.count(".") > 1:
-        raise NotationError(f"{_cut(text)!r} is not a game code: it has characters outside A-Z a-z 0-9 - _ .")
+        raise NotationError(f"{quoted(text)} is not a game code: it has characters outside A-Z a-z 0-9 - _ .")
     if len(text) < len(VERSION) + 3 or check_digits(text[:-2]) != text[-2:]:
         raise NotationError(f"'{_cut(text)}' is not a game code: its check digits do not match "
                             "(truncated or mistyped?)")

@@ -21,6 +21,7 @@ from typing import Final, Literal, NamedTuple
 from .board import WINDOW_INDEX, WINDOWS, is_point, line_step, parse_point, point_name
 from .errors import NotationError
 from .limits import MAX_MOVE_CHARS
+from .scan import lower, visible, words
 
 __all__ = ["Removal", "Move", "MoveKind", "row_name", "parse_row", "parse_move_text", "MoveText"]
 
@@ -134,7 +135,7 @@ def parse_move_text(text: str) -> MoveText:
     if len(text) > MAX_MOVE_CHARS:
         raise _not_a_move(text[:20] + "…", f"it is {len(text):,} characters long, and a move is at most "
                                             f"{MAX_MOVE_CHARS}")
-    clean = "".join(text.split()).lower()
+    clean = lower("".join(words(text)))
     if not clean:
         raise _not_a_move("", "it is empty")
     segments = clean.split(";")
@@ -162,7 +163,7 @@ def parse_move_text(text: str) -> MoveText:
 
 def _not_a_move(text: str, reason: str) -> NotationError:
     """The error for ``text`` that is no move, with its ``reason`` kept apart (see ``YinshError``)."""
-    error = NotationError(f"'{text}' is not a move: {reason}")
+    error = NotationError(f"'{visible(text)}' is not a move: {reason}")
     error.reason = reason
     return error
 

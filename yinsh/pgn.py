@@ -37,7 +37,7 @@ from .limits import (
     too_long,
 )
 from .position import encode_position
-from .scan import skip, utf8
+from .scan import plain, skip, strip, utf8, visible, words
 from .state import initial_state
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class Record(NamedTuple("Record", [("tags", "dict[str, str]"), ("game", "Game")]
 
 def is_sgf(text: str) -> bool:
     """Whether ``text`` looks like an SGF record (boardspace's files: :mod:`yinsh.sgf`)."""
-    return text.lstrip().startswith("(;")
+    return strip(text).startswith("(;")
 
 
 def split_records(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: int | None = MAX_GAMES
@@ -84,18 +84,14 @@ def split_records(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: 
         return [text]
     chunks: list[list[str]] = [[]]
     in_moves = False
-    for line in _lines(text, max_chars is not None):
-        stripped = line.strip()
-        if not stripped or stripped.startswith(("#", "%")):
-            continue
-        is_tag = stripped.startswith("[")
+    for is_tag, line in _record_lines(text, max_chars is not None):
         if is_tag and in_moves:
             if len(chunks) == max_games:
                 raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
             chunks.append([])
             in_moves = False
         in_moves = in_moves or not is_tag
-        chunks[-1].append(stripped)
+        chunks[-1].append(line)
     return ["\n".join(chunk) for chunk in chunks if chunk]
 
 
@@ -115,19 +111,58 @@ def read_tags(text: str) -> tuple[dict[str, str], str]:
     tags: dict[str, str] = ordered_dict()  # written back in the order read, on MicroPython too
     lines = []
     tag_lines = 0
-    for line in _lines(record_text(text)):
-        stripped = line.strip()
-        if stripped.startswith(("#", "%")):
-            continue
-        if stripped.startswith("["):
+    for is_tag, line in _record_lines(record_text(text)):
+        if is_tag:
             tag_lines += 1  # a repeated name counts too: each line costs its reading
             if tag_lines > MAX_TAGS:
                 raise NotationError(f"the record has more than {MAX_TAGS} tag pairs: at most {MAX_TAGS} are read")
-            name, value = _tag_pair(stripped)
+            name, value = _tag_pair(line)
             tags[name] = value
-        elif stripped:
-            lines.append(stripped)
+        else:
+            lines.append(line)
     return tags, _without_comments(" ".join(lines))
+
+
+def _record_lines(text: str, limited: bool = True) -> list[tuple[bool, str]]:
+    """The lines that matter in the text of records, each stripped and marked as a tag pair
+    line or not: the one reading of lines that every reader shares (one game or several, a
+    link, a file). A line is a tag pair when it starts with ``[`` outside a ``{comment}``; a
+    line starting with ``#`` or ``%`` outside a comment is left out, as is a blank line; inside
+    a comment every line is the comment's text, whatever it starts with.
+
+    >>> _record_lines('[White "A"]\\n1.e3 {a remark\\n[Variant "blitz"]\\n}\\n# note\\n2.a5')
+    [(True, '[White "A"]'), (False, '1.e3 {a remark'), (False, '[Variant "blitz"]'), (False, '}'), (False, '2.a5')]
+    """
+    out = []
+    in_comment = False
+    fast = plain(text)
+    for line in _lines(text, limited):
+        stripped = line.strip() if fast else strip(line)
+        if not in_comment:
+            if not stripped or stripped.startswith(("#", "%")):
+                continue
+            if stripped.startswith("["):
+                out.append((True, stripped))
+                continue
+        out.append((False, stripped))
+        if "{" in stripped or "}" in stripped:
+            in_comment = _ends_in_comment(stripped, in_comment)
+    return out
+
+
+def _ends_in_comment(line: str, in_comment: bool) -> bool:
+    """Whether a ``{comment}`` is still open at the end of ``line`` (open at its start if
+    ``in_comment``): a comment runs from ``{`` to the first ``}``, without nesting. So the last
+    brace decides: after a ``{`` with no ``}`` behind it the text is inside a comment (it opened
+    one, or was in one already), after a ``}`` with no ``{`` behind it outside (it closed one, or
+    stood outside): one search from the end, however many comments the line holds.
+
+    >>> _ends_in_comment("1.e3 {a} {b", False), _ends_in_comment("c} 2.a5", True), _ends_in_comment("x", True)
+    (True, False, True)
+    """
+    data = utf8(line)
+    opening, closing = data.rfind(b"{"), data.rfind(b"}")
+    return in_comment if opening == closing else opening > closing  # equal: both absent
 
 
 def _lines(text: str, limited: bool = True) -> list[str]:
@@ -222,7 +257,7 @@ def move_texts(body: str, ply: int) -> list[tuple[int | None, str]]:
     """The moves of ``body``, each with the number written before it (``None`` when the record
     has no numbers: then the moves are separated by spaces). A result at the end is dropped;
     ``ply`` is the number of moves before the first."""
-    tokens = body.split()
+    tokens = words(body)
     if len(tokens) > MAX_WORDS:
         raise NotationError(f"the record's moves are {len(tokens):,} words long: at most {MAX_WORDS:,} are read")
     if tokens and tokens[-1] in RESULTS:
@@ -260,20 +295,30 @@ def move_texts(body: str, ply: int) -> list[tuple[int | None, str]]:
 def _shown(text: str, limit: int = 40) -> str:
     """``text`` quoted for a message, cut short when long (the same on every interpreter:
     MicroPython's ``repr`` escapes what is not ASCII)."""
-    return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"
+    return "'" + visible(text if len(text) <= limit else text[: limit - 1] + "…") + "'"
 
 
 def write_record(game: Game, tags: dict[str, str] | None = None) -> str:
     """The record of ``game``: tag pairs (if any), a blank line, then the numbered moves.
 
-    ``Variant`` and ``Position`` tags are added when the game needs them to be read back.
+    ``Variant`` and ``Position`` tags are set from the game when it needs them to be read back
+    (a caller's own would describe another game). What is written reads back: a tag that
+    :func:`read_tags` could not read — a name of other characters than letters, digits and
+    ``_``, a value holding a line break, more than ``MAX_TAG_CHARS`` long — or more than
+    ``MAX_TAGS`` of them raise ``ValueError`` rather than be written.
     """
     written = ordered_dict()  # the caller's order, on MicroPython too
     written.update(tags or {})
-    if game.variant != "standard":
-        written.setdefault("Variant", game.variant)
+    if game.variant != "standard" or "Variant" in written:
+        written["Variant"] = game.variant
     if game.start_ply or game.start_state != initial_state(game.start_state.rings_to_win):
         written["Position"] = encode_position(game.start_state, game.start_ply)
+    elif "Position" in written:
+        del written["Position"]
+    if len(written) > MAX_TAGS:
+        raise ValueError(f"{len(written)} tag pairs cannot be written: a record is read with at most {MAX_TAGS}")
+    for name, value in written.items():
+        _check_tag(name, str(value))
     number = game.start_ply
     moves = []
     for move in game.moves:
@@ -284,6 +329,17 @@ def write_record(game: Game, tags: dict[str, str] | None = None) -> str:
         return movetext
     header = "\n".join(f'[{k} "{_escape(v)}"]' for k, v in written.items())
     return f"{header}\n\n{movetext}" if movetext else header
+
+
+def _check_tag(name: str, value: str) -> None:
+    """Raise ``ValueError`` for a tag pair :func:`_tag_pair` would not read back as it is."""
+    if not name or len(name) > _MAX_TAG_NAME or any(b not in _TAG_NAME_BYTES for b in utf8(name)):
+        raise ValueError(f"the tag name {_shown(name)} cannot be written: letters, digits and _ only")
+    if "\n" in value or "\r" in value:
+        raise ValueError(f"the value of the tag {name} cannot be written: it holds a line break")
+    if len(value) > MAX_TAG_CHARS:
+        raise ValueError(f"the value of the tag {name} cannot be written: " + too_long("it", value, MAX_TAG_CHARS))
+    utf8(value)  # a lone surrogate (CPython only) cannot be written
 
 
 def _escape(value: str) -> str:

@@ -21,8 +21,9 @@ from typing import Final
 from .board import BIT, POINTS
 from .compat import bit_count
 from .errors import NotationError
-from .limits import MAX_MOVES, MAX_POSITION_CHARS, too_long
-from .state import MARKERS, RINGS_PER_PLAYER, State
+from .limits import MAX_POSITION_CHARS, too_long
+from .scan import quoted, strip
+from .state import RINGS_PER_PLAYER, State, why_unreachable
 
 __all__ = ["encode_position", "decode_position", "VERSION", "to_digits", "from_digits", "check_digits"]
 
@@ -82,15 +83,15 @@ def decode_position(code: str) -> tuple[State, int]:
     """The state and move count a code describes. Raises ``NotationError``."""
     if not isinstance(code, str):
         raise NotationError(f"{code!r} is not a position code: expected text")
-    text = code.strip()
+    text = strip(code)
     if len(text) > MAX_POSITION_CHARS:
         raise NotationError(f"'{text[:12]}…' is not a position code: " + too_long("it", text, MAX_POSITION_CHARS))
     if not text.startswith(VERSION):
-        raise NotationError(f"'{text}' is not a position code: it must start with {VERSION!r}")
+        raise NotationError(f"{quoted(text)} is not a position code: it must start with {VERSION!r}")
     body, check = text[len(VERSION):-2], text[-2:]
     if not body or any(c not in _VALUE for c in body + check):
         raise NotationError(
-            f"{text!r} is not a position code: it is truncated or has characters outside A-Z a-z 0-9 - _"
+            f"{quoted(text)} is not a position code: it is truncated or has characters outside A-Z a-z 0-9 - _"
         )
     if check_digits(body) != check:
         raise NotationError(f"'{text}' is not a position code: its check digits do not match (truncated or mistyped?)")
@@ -108,30 +109,7 @@ def decode_position(code: str) -> tuple[State, int]:
     rings_to_win = 1 if blitz else 3
     placed = min(2 * RINGS_PER_PLAYER, bit_count(wr) + bit_count(br) + white_score + black_score)
     s = State(wm, bm, wr, br, turn, placed, white_score, black_score, passes, rings_to_win)
-    problem = _impossible(s, ply)
+    problem = why_unreachable(s, ply)
     if problem:
         raise NotationError(f"'{text}' is not a reachable position: {problem}")
     return s, ply
-
-
-def _impossible(s: State, ply: int) -> str | None:
-    if ply > MAX_MOVES:
-        return f"its move number {ply} is past the {MAX_MOVES} moves a game can last"
-    if max(s.white_score, s.black_score) > s.rings_to_win:
-        return "more rings removed than the game allows"
-    if s.white_score == s.black_score == s.rings_to_win:
-        return "both players removed the rings that win"
-    if bit_count(s.white_markers | s.black_markers) > MARKERS:
-        return f"more than {MARKERS} markers"
-    white = bit_count(s.white_rings) + s.white_score
-    black = bit_count(s.black_rings) + s.black_score
-    if s.in_placement:
-        if s.white_markers | s.black_markers or s.white_score or s.black_score:
-            return "markers or removed rings before all rings are placed"
-        if white - black != s.turn or ply != s.placed:
-            return "the rings placed do not match the player to move"
-    elif white != RINGS_PER_PLAYER or black != RINGS_PER_PLAYER:
-        return "each player must have five rings, on the board or removed"
-    elif ply < s.placed:
-        return "fewer moves played than rings placed"
-    return None

@@ -9,15 +9,34 @@ the readers look for their ASCII delimiters in the text's bytes and decode what 
 >>> data = utf8("a  é[x]")
 >>> skip(data, 1, b" "), position(data, 5)
 (3, 5)
+
+The two interpreters also disagree on what is a space and on a letter's case beyond ASCII:
+CPython's ``str.split()`` and ``strip()`` take U+00A0, U+2028, U+0085, U+001C–U+001F and
+others for spaces, and its ``lower()`` turns the Kelvin sign into ``k``; MicroPython's do
+neither. The readers use :func:`strip`, :func:`words` and :func:`lower` instead, which answer
+the same everywhere: every character CPython calls a space is a space (:data:`SPACES`: a record
+copied from a web page keeps its no-break spaces), and only ASCII letters have a case (the
+Kelvin sign is no ``k``):
+
+>>> words(" e3\\ta5\\u00a0b5\\u2028"), strip("\\u3000e3 "), lower("E\\u212a")
+(['e3', 'a5', 'b5'], 'e3', 'e\\u212a')
 """
 
 from __future__ import annotations
 
+from .compat import MICROPYTHON
 from .errors import NotationError
 
-__all__ = ["utf8", "skip", "position"]
+__all__ = ["SPACES", "ODD_SPACES", "utf8", "skip", "position", "strip", "plain", "words", "lower", "visible", "quoted"]
 
 _CHUNK = 256
+SPACES = ("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+          "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+"""The spaces of every reader, on every interpreter: those of CPython's ``str.isspace()``."""
+_ASCII_SPACES = " \t\n\r\x0b\x0c"  # MicroPython's str.isspace()
+ODD_SPACES = "".join(c for c in SPACES if c not in _ASCII_SPACES)
+"""The :data:`SPACES` that MicroPython's ``str.strip()`` and ``split()`` leave alone."""
+_SPACE_BYTES = frozenset(c.encode() for c in SPACES)
 
 
 def utf8(text: str) -> bytes:
@@ -45,3 +64,88 @@ def position(data: bytes, i: int) -> int:
     """The position (from 1) in the text of the character at byte ``i`` of its UTF-8 bytes (for
     a message: it decodes everything before ``i``)."""
     return len(data[:i].decode()) + 1
+
+
+def strip(text: str) -> str:
+    """``text`` without the :data:`SPACES` at its ends: CPython's ``str.strip()``, whose spaces
+    they are; on MicroPython its ``strip()`` (the ASCII spaces), then the others, in bytes
+    (its ``str.strip(chars)`` strips the bytes of ``chars`` one by one, which can cut a
+    character in two)."""
+    text = text.strip()
+    if not MICROPYTHON or not text or (text[0] not in ODD_SPACES and text[-1] not in ODD_SPACES):
+        return text
+    data = text.encode()
+    start, end = 0, len(data)
+    while start < end:
+        size = 1 if data[start] < 0xC0 else 2 if data[start] < 0xE0 else 3 if data[start] < 0xF0 else 4
+        if data[start:start + size] not in _SPACE_BYTES:
+            break
+        start += size
+    while end > start:
+        lead = end - 1
+        while lead > start and 0x80 <= data[lead] < 0xC0:
+            lead -= 1
+        if data[lead:end] not in _SPACE_BYTES:
+            break
+        end = lead
+    return data[start:end].decode()
+
+
+def plain(text: str) -> bool:
+    """Whether the built-in ``strip()`` and ``split()`` of this interpreter find every space of
+    ``text``: always on CPython; on MicroPython when ``text`` holds none of :data:`ODD_SPACES`
+    (checked in C: ASCII, and no U+001C–U+001F). A reader of many lines asks once, then takes
+    the built-ins (a call of :func:`strip` per line costs microseconds there)."""
+    if not MICROPYTHON:
+        return True
+    return len(text.encode()) == len(text) and not any(c in text for c in "\x1c\x1d\x1e\x1f")
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` separated by :data:`SPACES`: CPython's ``str.split()``; on
+    MicroPython the other spaces made plain first."""
+    if not plain(text):
+        for space in ODD_SPACES:
+            if space in text:
+                text = text.replace(space, " ")
+    return text.split()
+
+
+def lower(text: str) -> str:
+    """``text`` with its ASCII letters in lower case, every other character as it is
+    (CPython's ``str.lower()`` also lowers other letters, MicroPython's does not)."""
+    if len(text.encode()) == len(text):  # ASCII: the built-in agrees everywhere
+        return text.lower()
+    return "".join(c.lower() if c < "\x80" else c for c in text)
+
+
+_HIDDEN = frozenset(
+    [chr(c) for c in range(0x20)] + [chr(c) for c in range(0x7F, 0xA0)]
+    + ["\u061c", "\u200b", "\u200c", "\u200d", "\u200e", "\u200f", "\u2028", "\u2029", "\u2060", "\ufeff"]
+    + [chr(c) for c in range(0x202A, 0x202F)] + [chr(c) for c in range(0x2066, 0x206A)]
+)
+"""Characters that hide text or change the order it is shown in: controls (a newline, an
+escape), line separators, zero-width characters and the bidirectional controls."""
+
+
+def visible(text: str) -> str:
+    """``text`` as it may be shown: each character of :data:`_HIDDEN` written as its code
+    (``\\u202e``), so that a tag cannot break a line, colour a terminal, or turn the text after
+    it around ("2 moves" shown as "164 moves, 1-0"); so is a lone surrogate (CPython only).
+
+    >>> visible("Ann\\u202e0-1"), visible("a\\nb\\x1b[31m"), visible("Zoë")
+    ('Ann\\\\u202e0-1', 'a\\\\u000ab\\\\u001b[31m', 'Zoë')
+    """
+    if " " <= min(text or " ") and max(text or " ") < "\x7f":
+        return text  # printable ASCII: the usual case, checked in C
+    return "".join(f"\\u{ord(c):04x}" if c in _HIDDEN or 0xD800 <= ord(c) < 0xE000 else c for c in text)
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """``text`` in quotes for a message, :func:`visible`, cut short past ``limit`` characters:
+    the same on every interpreter (MicroPython's ``repr`` escapes what is not ASCII).
+
+    >>> quoted("blit\\u212a"), quoted("x" * 50, 10)
+    ("'blit\\u212a'", "'xxxxxxxxx…'")
+    """
+    return "'" + visible(text if len(text) <= limit else text[: limit - 1] + "…") + "'"

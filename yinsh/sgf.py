@@ -32,7 +32,8 @@ from .compat import ordered_dict
 from .errors import NotationError
 from .limits import MAX_MOVES, MAX_SGF_PROPERTIES, MAX_SGF_STEPS, MAX_TAG_CHARS, too_long
 from .pgn import is_sgf
-from .scan import position, skip, utf8
+from .scan import SPACES, lower, position, skip, strip, utf8, visible
+from .scan import words as split_words
 
 if TYPE_CHECKING:
     from .game import Game
@@ -64,8 +65,8 @@ def play_sgf(text: str, game: Game) -> dict[str, str]:
     first: dict[str, str] = {}
     for name, value in properties:
         first.setdefault(name, value)
-    game_of = first.get("SU", "").strip()
-    if "SU" in first and game_of.lower() != "yinsh":
+    game_of = strip(first.get("SU", ""))
+    if "SU" in first and lower(game_of) != "yinsh":
         raise NotationError(f"the SGF record is a game of {_cut(game_of)}, not YINSH")
     turns: list[tuple[str, list[tuple[str, list[str]]]]] = []
     players: dict[str, str] = {}
@@ -73,13 +74,13 @@ def play_sgf(text: str, game: Game) -> dict[str, str]:
     for name, value in properties:
         if name not in _PLAYERS:
             continue
-        number, _, step = value.strip().partition(" ")
+        number, _, step = strip(value).partition(" ")
         if not _is_number(number):
             if number == "id":
                 players.setdefault(name, _quoted(step))
             continue  # the player's id or clock
-        words = step.split()
-        if not words or words[0].lower() in _IGNORED:
+        found = split_words(step)
+        if not found or lower(found[0]) in _IGNORED:
             continue
         steps += 1
         if steps > MAX_SGF_STEPS:
@@ -90,7 +91,7 @@ def play_sgf(text: str, game: Game) -> dict[str, str]:
                 raise NotationError(f"the SGF record goes on past move {MAX_MOVES}: a game has at most "
                                     f"{MAX_MOVES} moves")
             turns.append((name, []))
-        turns[-1][1].append((number, words))
+        turns[-1][1].append((number, found))
     if not turns:
         raise NotationError("the SGF record holds no moves: no step P0[…] or P1[…] of a player")
     for _, turn in turns:
@@ -173,7 +174,7 @@ def _value(data: bytes, opening: int, name: str) -> tuple[int, str]:
 
 def _quoted(text: str) -> str:
     """The text between the first two double quotes of ``text`` (``''`` if there are none)."""
-    text = text.strip()
+    text = strip(text)
     end = text.find('"', 1)
     return text[1:end] if text.startswith('"') and end > 0 else ""
 
@@ -219,8 +220,8 @@ def _notation(steps: list[tuple[str, list[str]]], move_number: int) -> str:
 def _step(words: list[str], move_number: int, number: str) -> tuple[str, list[str]]:
     """What a step does (``ring``, ``marker``, ``drop``, ``move``, ``row``, ``remove``, ``pass``)
     and the points it names (``e6``)."""
-    verb = words[0].lower()
-    piece = words[1].lower() if len(words) > 1 else ""
+    verb = lower(words[0])
+    piece = lower(words[1]) if len(words) > 1 else ""
     kind = None
     if verb == "pass" and len(words) == 1:
         kind = "pass"
@@ -243,35 +244,57 @@ def _step(words: list[str], move_number: int, number: str) -> tuple[str, list[st
 
 def _point(column: str, row: str) -> str | None:
     """``'e6'`` from ``'E'`` and ``'6'``; ``None`` if they cannot name a point."""
-    column = column.lower()
+    column = lower(column)
     if column not in _COLUMNS or not _is_number(row) or len(row) > 2:
         return None
     return column + row
 
 
 def _tags(first: dict[str, str], players: dict[str, str], game: Game) -> dict[str, str]:
+    """The PGN-style tags of the file: its name, date and players (simple text: line breaks and
+    other controls become spaces, as SGF's SimpleText has it), and the result. A game over on the
+    board has the board's result; an ``RE[…]`` that says otherwise is set aside with a
+    ``Notice`` tag saying so. A game not over on the board has the winner ``RE`` names (a
+    resignation)."""
     tags = ordered_dict()
     tags["Event"] = "boardspace.net"
     white, black = players.get("P0"), players.get("P1")
-    found = (("Game", "GN", first.get("GN", "").strip()), ("Date", "DT", _date(first.get("DT", ""))),
+    found = (("Game", "GN", first.get("GN", "")), ("Date", "DT", _date(first.get("DT", ""))),
              ("White", "P0", white), ("Black", "P1", black))
     for tag, name, value in found:
         if value:
             if len(value) > MAX_TAG_CHARS:
                 raise NotationError(too_long(f"the SGF property {name}", value, MAX_TAG_CHARS))
-            tags[tag] = value
-    outcome = first.get("RE", "").strip()
-    winner = outcome[len("Game won by "):].strip() if outcome.startswith("Game won by ") else None
+            value = _simple_text(value)
+            if value:
+                tags[tag] = value
+    outcome = strip(first.get("RE", ""))
+    winner = strip(outcome[len("Game won by "):]) if outcome.startswith("Game won by ") else None
+    said = ("1-0" if winner == white else "0-1") if winner and winner in (white, black) else None
     done = game.outcome
-    if winner and winner in (white, black):
-        tags["Result"] = "1-0" if winner == white else "0-1"
-    elif done:
-        tags["Result"] = done.result
     if done:
+        tags["Result"] = done.result
         tags["Termination"] = done.termination
-    elif "Result" in tags:
+        if said is not None and said != done.result:
+            tags["Notice"] = (f"the file gives the result {said} (RE[{_cut(_simple_text(outcome))}]), but the game "
+                              f"on the board ended {done.result}: the board's result is kept")
+    elif said is not None:
+        tags["Result"] = said
         tags["Termination"] = "resignation"
     return tags
+
+
+def _simple_text(value: str) -> str:
+    """An SGF SimpleText value as one line: each space, line break or other control character
+    a plain space, the ends stripped.
+
+    >>> _simple_text(" Game\\n1\\x1b[2J ")
+    'Game 1 [2J'
+    """
+    out = []
+    for c in value:
+        out.append(" " if c in SPACES or c < " " or "\x7f" <= c < "\xa0" else c)
+    return strip("".join(out))
 
 
 def _date(text: str) -> str | None:
@@ -281,7 +304,7 @@ def _date(text: str) -> str | None:
     >>> _date("Fri Feb 20 11:58:00 MSK 2026"), _date("Mon Feb 30 11:58:00 MSK 2026")
     ('2026.02.20', None)
     """
-    words = text.split()
+    words = split_words(text)
     if len(words) != 6 or words[1] not in _MONTHS or not _is_number(words[2]) or not _is_number(words[5]):
         return None
     month, day, year = _MONTHS.index(words[1]) + 1, int(words[2][-2:]), int(words[5][-4:])
@@ -298,7 +321,7 @@ def _is_number(text: str) -> bool:
 
 def _cut(text: str, limit: int = 40) -> str:
     """``text`` cut short for a message when long."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return visible(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def _shown(text: str) -> str:

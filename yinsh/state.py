@@ -37,10 +37,13 @@ from .board import (
     STEPS,
     WINDOW_INDEX,
     WINDOW_MASKS,
+    WINDOWS,
+    line_step,
     parse_point,
     points_of,
 )
 from .compat import bit_count, bit_length
+from .limits import MAX_MOVES
 from .move import Move, Removal
 from .outcome import Outcome
 
@@ -59,6 +62,7 @@ __all__ = [
     "outcome",
     "result",
     "termination",
+    "why_unreachable",
     "slides",
     "slide_targets",
     "flips",
@@ -179,6 +183,102 @@ def termination(s: State) -> str | None:
         if not has_row(mine):  # rows still owed to the player to move return markers first
             return "markers"
     return None
+
+
+_COLORS: Final = ("White", "Black")
+
+
+def why_unreachable(s: State, ply: int | None = None) -> str | None:
+    """Why no game can reach ``s`` (after ``ply`` moves, when given), or ``None`` if one may.
+
+    The readers of positions (codes, links, records' ``Position`` tags) refuse what this
+    refuses, so that a board no game holds — dozens of rows standing, a pass before the rings
+    are placed — never reaches the page. It checks what follows from the rules, cheaply
+    (docs/FORMATS.md lists the invariants); the move number is free (a study may start at any
+    move) except that it is at most ``MAX_MOVES`` and counts the rings placed.
+
+    >>> why_unreachable(initial_state(), 0) is None
+    True
+    >>> why_unreachable(initial_state()._replace(passes=1))
+    'a pass while rings are still being placed'
+    """
+    if ply is not None and ply > MAX_MOVES:
+        return f"its move number {ply} is past the {MAX_MOVES} moves a game can last"
+    win = s.rings_to_win
+    mover, other = s.turn, s.turn ^ 1
+    scores = (s.white_score, s.black_score)
+    rings = (s.white_rings, s.black_rings)
+    markers = (s.white_markers, s.black_markers)
+    if max(scores) > win:
+        return f"more rings removed than the {win} that win"
+    if scores[mover] >= win:
+        return f"{_COLORS[mover]} is to move but has already won (a winning removal ends the game)"
+    if bit_count(s.white_markers | s.black_markers) > MARKERS:
+        return f"more than the {MARKERS} markers of the pool on the board"
+    on_board = (bit_count(s.white_rings), bit_count(s.black_rings))
+    if s.in_placement:
+        if s.white_markers | s.black_markers or s.white_score or s.black_score:
+            return "markers or removed rings before all rings are placed"
+        if s.passes:
+            return "a pass while rings are still being placed"
+        if on_board[0] - on_board[1] != s.turn or (ply is not None and ply != s.placed):
+            return "the rings placed do not match the player to move"
+        return None
+    if on_board[0] + scores[0] != RINGS_PER_PLAYER or on_board[1] + scores[1] != RINGS_PER_PLAYER:
+        return "each player must have five rings, on the board or removed"
+    if ply is not None and ply < s.placed:
+        return "fewer moves played than rings placed"
+    if scores[other] < win and has_row(markers[other]):
+        return f"{_COLORS[other]} moved last but left a row of five of their markers on the board"
+    if s.passes:
+        if slides(s.white_rings | s.black_rings, s.white_markers | s.black_markers, rings[other]):
+            return f"{_COLORS[other]} passed but has a ring that can move"
+        if has_row(markers[mover]):
+            return f"{_COLORS[other]} passed, which makes no row, yet {_COLORS[mover]} has one"
+        return None
+    found = rows(markers[mover])
+    if found and not _one_move_made(found, s.white_rings | s.black_rings, s.white_markers | s.black_markers,
+                                    scores[other] > 0):
+        return (f"{_COLORS[mover]} has {len(found)} rows of five that no single move of {_COLORS[other]} "
+                "could have made")
+    return None
+
+
+def _one_move_made(found: list[int], rings: int, markers: int, removed: bool) -> bool:
+    """Whether the rows ``found`` of the player to move could all have been made by the
+    opponent's last ring move. That move turned over one run of markers along one line, with
+    no ring in it, and none of them was a row of the opponent's (resolved before moving), so
+    every such row crosses that line at one point, and the points where they cross lie in
+    one stretch of it holding no ring and no empty point — unless the opponent then removed a
+    row of theirs (``removed``), which may have emptied points of the run. The line runs
+    through a point of the first row, in one of the three directions."""
+    masks = [WINDOW_MASKS[w] for w in found]
+    first = WINDOWS[found[0]]
+    along = first[1] - first[0]
+    for q in first:
+        for step in STEPS:
+            if step == along:
+                continue  # five markers turned over along the line were a row of the mover's, resolved before
+            line = [q]
+            for ray in RAYS[q]:
+                way = line_step(q, ray[0])
+                if way == step:
+                    line += ray
+                elif way == -step:
+                    line = list(reversed(ray)) + line
+            line_mask = 0
+            for r in line:
+                line_mask |= BIT[r]
+            if not all(bit_count(mask & line_mask) == 1 for mask in masks):
+                continue
+            met = 0
+            for mask in masks:
+                met |= mask & line_mask
+            inside = [r for r in line if met & BIT[r]]
+            hull = line[line.index(inside[0]):line.index(inside[-1]) + 1]
+            if all(not rings & BIT[r] and (removed or markers & BIT[r]) for r in hull):
+                return True
+    return False
 
 
 def outcome(s: State) -> Outcome | None:

@@ -5,9 +5,15 @@ rows the opponent made (a row, then a ring, rescanning after each), place or mov
 (the ring, then where it goes), then remove the rows of their own colour. :class:`Turn`
 keeps the decisions made so far and answers every question a page asks between two
 clicks — which points and rows react now, what to tell the player, what the board looks
-like half-way through the turn — by filtering ``game.legal_moves()`` by the decisions
-made, never by re-deriving a rule. When the decisions determine a legal move,
+like half-way through the turn. When the decisions determine a legal move,
 :attr:`Turn.move` holds it.
+
+The decisions that may come next are found by following the decisions made through the
+rules' own transitions (:func:`yinsh.state.rows`, :func:`~yinsh.state.slides`,
+:func:`~yinsh.state.after_removal`, …), one step at a time, never by listing
+``game.legal_moves()``: that list is the product of every row and ring choice, which a
+position with many rows makes huge (hundreds of thousands of moves), while the choices of
+one step are at most a few dozen. A property test holds the two to the same answers.
 
 The phases of a turn, named after the rulebook::
 
@@ -36,7 +42,7 @@ from enum import StrEnum
 from typing import Final, NamedTuple
 
 from . import state as st
-from .board import BIT, WINDOWS, parse_point, point_name  # noqa: F401 (parse_point: doctests)
+from .board import BIT, WINDOWS, parse_point, point_name, points_of  # noqa: F401 (parse_point: doctests)
 from .compat import bit_count, capitalize
 from .game import COLORS, Game, why_illegal
 from .move import Move, Removal, row_name
@@ -128,7 +134,6 @@ class Turn:
         self.auto_row = auto_row
         self.color: int = game.state.turn
         """The player making this turn: ``WHITE`` (0) or ``BLACK`` (1)."""
-        self._paths = [(move, decisions_of(move)) for move in game.legal_moves()]
         self._made: list[Decision] = []
         self._forced = 0
         """How many of the last decisions were made automatically (cannot be cancelled)."""
@@ -246,9 +251,7 @@ class Turn:
         return frozenset()
 
     def _sources_here(self) -> frozenset[int]:
-        prefix = tuple(self._made[:-1])
-        n = len(prefix)
-        return frozenset(path[n].value for _, path in self._paths if path[:n] == prefix and len(path) > n)
+        return frozenset(d.value for d in self._following(self._made[:-1])[1])
 
     @property
     def candidate_rows(self) -> tuple[int, ...]:
@@ -259,9 +262,7 @@ class Turn:
         if self._phase is Phase.REMOVE_ROW:
             rows = self._values("row")
         elif self._phase is Phase.REMOVE_RING:
-            prefix = tuple(self._made[:-1])
-            n = len(prefix)
-            rows = frozenset(path[n].value for _, path in self._paths if path[:n] == prefix)
+            rows = frozenset(d.value for d in self._following(self._made[:-1])[1])
         else:
             return ()
         return tuple(sorted(rows, key=row_name_key))
@@ -446,16 +447,7 @@ class Turn:
         """Recompute the options, making forced decisions (a lone pass, a lone row)."""
         self.version += 1
         while True:
-            prefix = tuple(self._made)
-            n = len(prefix)
-            self._move = None
-            options = set()
-            for move, path in self._paths:
-                if path[:n] == prefix:
-                    if len(path) == n:
-                        self._move = move
-                    else:
-                        options.add(path[n])
+            self._move, options = self._following(self._made)
             if self._move is not None or not options:
                 self._options: frozenset[Decision] = frozenset()
                 self._phase = Phase.DONE if self._move is not None else Phase.GAME_OVER
@@ -469,6 +461,41 @@ class Turn:
             (kind,) = kinds  # the rules never mix two kinds of decision at one step
             self._phase = _PHASE_OF[kind]
             return
+
+    def _following(self, made: list[Decision]) -> tuple[Move | None, frozenset[Decision]]:
+        """The move the decisions ``made`` complete (else ``None``) and the decisions that may
+        follow them: the rules' steps, taken in the order of :func:`decisions_of`.
+
+        ``made`` holds only decisions that were offered, so it is followed without checks. The
+        work is that of one step (rows, rings, slides), whatever the number of legal moves.
+        """
+        s = self.game.state
+        color = self.color
+        if st.termination(s) is not None:
+            return None, frozenset()
+        if s.in_placement:
+            if made:
+                return Move("place", None, made[0].value), frozenset()
+            return None, frozenset(Decision("place", p) for p in st.empty_points(s))
+        s, before, i, asked = _follow_removals(s, color, made, 0)  # the rows the opponent made
+        if asked is not None:
+            return None, asked
+        if _won(s, color):
+            return Move("remove", None, None, before), frozenset()
+        actions = st.slides(s.white_rings | s.black_rings, s.white_markers | s.black_markers,
+                            s.black_rings if color else s.white_rings)
+        if not actions:
+            return (None, frozenset((_PASS,))) if i == len(made) else (Move("pass", None, None, before), frozenset())
+        if i == len(made):
+            return None, frozenset(Decision("source", a >> 8) for a in actions)
+        source = made[i].value
+        if i + 1 == len(made):
+            return None, frozenset(Decision("target", a & 255) for a in actions if a >> 8 == source)
+        target = made[i + 1].value
+        s, after, i, asked = _follow_removals(st.after_ring_move(s, source, target), color, made, i + 2)
+        if asked is not None:
+            return None, asked
+        return Move("move", source, target, before, after), frozenset()
 
     def highlights(self) -> dict[str, object]:
         """Keyword arguments for :func:`yinsh.render.board_svg` showing this turn's state."""
@@ -485,6 +512,32 @@ class Turn:
     def __repr__(self) -> str:
         made = " ".join(f"{d.kind}:{_value_name(d)}" for d in self._made)
         return f"<Turn {self.name} {self._phase} [{made}]>"
+
+
+def _won(s: State, color: int) -> bool:
+    return (s.black_score if color else s.white_score) >= s.rings_to_win
+
+
+def _follow_removals(s: State, color: int, made: list[Decision], i: int
+                     ) -> tuple[State, tuple[Removal, ...], int, frozenset[Decision] | None]:
+    """Follow the row and ring decisions of ``color`` from ``made[i]`` while rows of theirs
+    stand (one at a time, rescanning, until a removal wins): the state after them, the
+    removals, the index of the next decision, and the decisions asked for next when ``made``
+    ends among them (else ``None``)."""
+    removals: list[Removal] = []
+    while not _won(s, color):
+        found = st.rows(s.black_markers if color else s.white_markers)
+        if not found:
+            break
+        if i == len(made):
+            return s, (), i, frozenset(Decision("row", w) for w in found)
+        if i + 1 == len(made):
+            rings = s.black_rings if color else s.white_rings
+            return s, (), i, frozenset(Decision("ring", p) for p in points_of(rings))
+        removals.append(Removal(made[i].value, made[i + 1].value))
+        s = st.after_removal(s, color, made[i].value, made[i + 1].value)
+        i += 2
+    return s, tuple(removals), i, None
 
 
 def _value_name(d: Decision) -> str:

@@ -330,13 +330,16 @@ def hostile(door, text):
             opened = decode_game(text).record()
         elif door == "saved":
             opened = saved_from_json(text).game.record()
-        elif door == "embed":
+        elif door == "embed":  # a puzzle's first turn built, as the frame builds it
             search, _, hash_ = text.partition("#")
-            opened = parse_embed(search, "#" + hash_ if hash_ else "").game.record()
-        else:  # a link to the page: what it opens, and what it says
+            spec = parse_embed(search, "#" + hash_ if hash_ else "")
+            opened = spec.game.record()
+            if spec.puzzle:
+                opened = [opened, str(Turn(spec.game_at(spec.ply)).phase)]
+        else:  # a link to the page: what it opens, what it says, and its first turn
             search, _, hash_ = text.partition("#")
             setup = open_page(search, "#" + hash_ if hash_ else "")
-            return [door, setup.source, setup.game.record(), setup.notices]
+            return [door, setup.source, setup.game.record(), setup.notices, str(Turn(setup.game).phase)]
     except (YinshError, SavedGameError) as exc:
         return [door, "refused", type(exc).__name__, str(exc)]
     return [door, "opened", opened]
@@ -434,3 +437,69 @@ def session(text, black, answers):
         page.receive_hint(request, '{"ok": true, "move": "pass"}')
     out.append(_shown(page))
     return out
+
+
+def _read_direct(text):
+    record = read_record(text)
+    return record.game, record.tags
+
+
+def _read_file(text):
+    from yinsh.record import read_records
+
+    record = read_records(text)[0]
+    return record.game, record.tags
+
+
+def _read_dialog(text):
+    record = list_import(text)[0].record()
+    return record.game, record.tags
+
+
+def _read_link(text):
+    from yinsh.web import _quote
+
+    setup = open_page("?record=" + _quote(text), "")
+    if setup.source != "link":
+        raise YinshError(setup.notices[-1])
+    return setup.game, {}
+
+
+def _read_embed(text):
+    from yinsh.web import _quote
+
+    return parse_embed("?record=" + _quote(text)).game, {}
+
+
+def readers(texts):
+    """What every reader of records makes of each text: ``read_record`` (``Game.from_record``),
+    a file (the command line), the Open dialog, the page's ``record=`` link and the embed's;
+    each ``["ok", record, tags]`` or ``["refused", message]``."""
+    out = []
+    for text in texts:
+        answers = []
+        for read in (_read_direct, _read_file, _read_dialog, _read_link, _read_embed):
+            try:
+                game, tags = read(text)
+                answers.append(["ok", game.record(), sorted([k, v] for k, v in tags.items())])
+            except YinshError as exc:
+                answers.append(["refused", str(exc)])
+        out.append(answers)
+    return out
+
+def positions_read(codes):
+    """Each position code as ``Game.from_position`` reads it: its record, or the refusal."""
+    out = []
+    for code in codes:
+        try:
+            out.append(["ok", Game.from_position(code).position()])
+        except YinshError as exc:
+            out.append(["refused", str(exc)])
+    return out
+
+
+def spaces(texts):
+    """What :mod:`yinsh.scan` makes of each text: stripped, its words, lower case, made visible."""
+    from yinsh.scan import lower, strip, visible, words
+
+    return [[strip(t), words(t), lower(t), visible(t)] for t in texts]

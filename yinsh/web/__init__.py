@@ -24,6 +24,7 @@ from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
 from ..limits import MAX_LINK_CHARS, too_long
 from ..link import decode_game, encode_game
+from ..scan import lower, strip
 from .saved import SavedGameError, saved_from_json
 from .settings import (
     DEFAULT_DELAY,
@@ -90,7 +91,7 @@ def read_params(search: str, hash_: str = "") -> dict[str, str]:
     for text in (search, hash_):
         seen = set()
         for key, value in _parse_qsl(text.lstrip("?#")):
-            key = key.strip().lower()
+            key = lower(strip(key))
             if key not in seen:
                 out[key] = value
                 seen.add(key)
@@ -103,7 +104,7 @@ def game_from_text(text: str) -> Game:
     >>> game_from_text("1.e3 2.a5").ply, game_from_text(Game().position()).ply
     (2, 0)
     """
-    text = text.strip()
+    text = strip(text)
     if text[:1] == "Y" and text[1:2] in _DIGITS and len(text) > 2 and all(c in _CODE for c in text[2:]):
         return Game.from_position(text)
     return Game.from_record(text)
@@ -170,7 +171,7 @@ def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
 
     if unreadable is not None:
         return keep(f"Could not read the link ({_short(unreadable)}).")
-    sources = [(key, params.get(key, "").strip()) for key in ("g", "record", "position")]
+    sources = [(key, strip(params.get(key, ""))) for key in ("g", "record", "position")]
     given = [(key, value) for key, value in sources if value]
     if len(given) > 1:
         notices.append(f"The link gives a game in {len(given)} forms: the {_FORM_NAMES[given[0][0]]} is used.")
@@ -205,10 +206,10 @@ def _link_game(what: str, text: str, params: dict[str, str]) -> Game:
         game = Game.from_position(text)
     if from_the_start(game):
         return game
-    if params.get("you", "").strip().lower() in COLORS:
+    if lower(strip(params.get("you", ""))) in COLORS:
         raise NotationError("it starts from a set-up position, and a game played by link (you=) starts from the "
                             "first move")
-    if what != "position" and params.get("study", "").strip().lower() not in ("1", "true", "yes", "on"):
+    if what != "position" and lower(strip(params.get("study", ""))) not in ("1", "true", "yes", "on"):
         raise NotationError("it starts from a set-up position, and the link does not say it is a study (study=1)")
     return game
 

@@ -39,6 +39,7 @@ from ..game import Game
 from ..limits import MAX_CAPTION_CHARS, MAX_PUZZLE_ANSWERS
 from ..link import decode_game
 from ..move import Move
+from ..scan import lower, quoted, strip, words
 from . import read_params
 
 __all__ = ["EmbedError", "EmbedSpec", "PARAMETERS", "parse_embed", "step_label"]
@@ -129,9 +130,9 @@ def parse_embed(search: str = "", hash_: str = "") -> EmbedSpec:
         if steps:
             raise EmbedError("play=1 and steps=1 do not go together: a puzzle shows one position.")
         expected = _expected(params, game, ply)
-    elif params.get("expect", "").strip():
+    elif strip(params.get("expect", "")):
         raise EmbedError("expect= is the answer of a puzzle: add play=1.")
-    caption = " ".join(params.get("caption", "").split())
+    caption = " ".join(words(params.get("caption", "")))
     if len(caption) > MAX_CAPTION_CHARS:
         raise EmbedError(f"caption= is {len(caption)} characters long: "
                          f"at most {MAX_CAPTION_CHARS} fit under a diagram.")
@@ -139,13 +140,13 @@ def parse_embed(search: str = "", hash_: str = "") -> EmbedSpec:
 
 
 def _game(params: dict[str, str]) -> Game:
-    given = [key for key in _SOURCES if params.get(key, "").strip()]
+    given = [key for key in _SOURCES if strip(params.get(key, ""))]
     if len(given) > 1:
         raise EmbedError(f"Give one game, not {' and '.join(given)}: position=, record= or g=.")
     if not given:
         return Game()
     key = given[0]
-    text = params[key].strip()
+    text = strip(params[key])
     try:
         if key == "position":
             return Game.from_position(text)
@@ -157,7 +158,7 @@ def _game(params: dict[str, str]) -> Game:
 
 
 def _integer(params: dict[str, str], key: str, default: int) -> int:
-    text = params.get(key, "").strip()
+    text = strip(params.get(key, ""))
     if not text:
         return default
     if len(text) > 6 or any(c not in "0123456789" for c in text):
@@ -166,7 +167,7 @@ def _integer(params: dict[str, str], key: str, default: int) -> int:
 
 
 def _flag(params: dict[str, str], key: str) -> bool:
-    text = params.get(key, "").strip().lower()
+    text = lower(strip(params.get(key, "")))
     if text in _TRUE:
         return True
     if text in _FALSE:
@@ -188,7 +189,7 @@ def _highlights(params: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...
 
 
 def _expected(params: dict[str, str], game: Game, ply: int) -> tuple[Move, ...]:
-    texts = [t.strip() for t in params.get("expect", "").split("|")]
+    texts = [strip(t) for t in params.get("expect", "").split("|")]
     if not any(texts):
         raise EmbedError("play=1 needs the answer: expect=<move>, e.g. expect=e3-f3;xe3-e7xf7.")
     if len(texts) > MAX_PUZZLE_ANSWERS:
@@ -216,7 +217,7 @@ def _after(game: Game, ply: int) -> Game:
 
 
 def _show(text: str, limit: int = 40) -> str:
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+    return quoted(text, limit)
 
 
 def _short(text: str, limit: int = 200) -> str:

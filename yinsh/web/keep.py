@@ -26,6 +26,7 @@ from .records import (
     import_error_message,
     list_import,
     record_filename,
+    record_notices,
     record_title,
 )
 from .saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json
@@ -287,4 +288,4 @@ class GameKeeper:
         self.dialog.close()
         game = record.game.copy()  # the dialog keeps the games it read; the page plays on a copy
         settings = Settings(variant=game.variant, delay=self.session.settings.delay)  # by hand: a game to look at
-        self.show(game, settings, [f"Opened {which}{record_title(record)}."])
+        self.show(game, settings, [f"Opened {which}{record_title(record)}."] + record_notices(record))

@@ -35,13 +35,14 @@ from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
 from ..pgn import RESULTS, is_sgf, move_texts, read_tags
 from ..record import Record, read_record, split_records, write_record
+from ..scan import strip, visible
 from . import REMOTE, Settings, ai_level
 
 if TYPE_CHECKING:
     import datetime
 
 __all__ = ["export_tags", "export_record", "record_filename", "Listed", "list_import", "read_import",
-           "import_error_message", "record_title", "RECORD_MIME"]
+           "import_error_message", "record_title", "record_notices", "RECORD_MIME"]
 
 RECORD_MIME: Final = "text/plain;charset=utf-8"
 """The type of a saved record file (``.ygn``: plain text)."""
@@ -134,7 +135,7 @@ def list_import(text: str) -> list[Listed]:
     """Every game in pasted or uploaded text (official notation or boardspace SGF), listed:
     tags and moves read, not yet replayed. Raises ``NotationError`` only; among several
     games the message starts with ``game N of M:``."""
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or not strip(text):
         raise NotationError("there is no record: paste one or choose a file")
     chunks = split_records(text)
     if not chunks:
@@ -173,7 +174,7 @@ def import_error_message(exc: Exception) -> str:
     if number is not None and mover is not None:
         reason = str(getattr(exc, "reason", None) or text).strip()
         text = f"move {number} ({capitalize(mover)}: {getattr(exc, 'move_text', None)}): {reason}"
-    line = (where + text).rstrip(".")
+    line = visible((where + text).rstrip("."))
     return line[:1].upper() + line[1:] + "."
 
 
@@ -186,13 +187,27 @@ def record_title(record: Record) -> str:
     return f"{_title(record.tags)} ({_plural(count, 'move')}{result})"
 
 
+def record_notices(record: Record) -> list[str]:
+    """What the page says about a record it opens besides its title: the reader's ``Notice``
+    tag (an SGF file whose result contradicts its game, set aside for the board's).
+
+    >>> record_notices(Record({"Notice": "the file gives the result 1-0, …"}, Game()))
+    ['The file gives the result 1-0, ….']
+    """
+    notice = record.tags.get("Notice")
+    if not notice:
+        return []
+    line = visible(notice).rstrip(".")
+    return [line[:1].upper() + line[1:] + "."]
+
+
 def _title(tags: dict[str, str]) -> str:
-    """Who played a game, or its name; and its date."""
+    """Who played a game, or its name; and its date: tag text made :func:`~yinsh.scan.visible`."""
     if "White" in tags or "Black" in tags:
         title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
     else:
         title = tags.get("Scenario") or tags.get("Game") or tags.get("Event") or "a game"
-    return title + (f", {tags['Date']}" if tags.get("Date") else "")
+    return visible(title + (f", {tags['Date']}" if tags.get("Date") else ""))
 
 
 def _plural(count: int, word: str) -> str:

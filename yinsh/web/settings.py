@@ -15,6 +15,7 @@ from typing import Final, NamedTuple
 from ..compat import capitalize
 from ..game import COLORS
 from ..limits import MAX_JSON_DEPTH, MAX_SAVED_CHARS, too_long
+from ..scan import lower, strip
 
 __all__ = ["PLAYER_KINDS", "REMOTE", "VARIANTS", "DELAYS", "DEFAULT_DELAY", "STORAGE_KEY", "Settings", "ai_level",
            "player_label", "settings_from_json", "settings_from_dict", "settings_to_json", "settings_from_params",
@@ -97,12 +98,12 @@ def _delay(value: object) -> int | None:
 
 
 def _kind(value: object) -> str | None:
-    kind = str(value).strip().lower() or "human"
+    kind = lower(strip(str(value))) or "human"
     return kind if kind in PLAYER_KINDS or kind == REMOTE else None
 
 
 def _variant(value: object) -> str | None:
-    variant = str(value).strip().lower() or "standard"
+    variant = lower(strip(str(value))) or "standard"
     return variant if variant in VARIANTS else None
 
 
@@ -234,7 +235,7 @@ def settings_from_params(params: dict[str, str], stored: Settings | None = None)
         settings = stored
     else:
         kinds = {}
-        you = params.get("you", "").strip().lower()
+        you = lower(strip(params.get("you", "")))
         if "you" in params and you not in COLORS:
             notices.append(f"Unknown side '{params['you']}' for you: expected white or black. "
                            "Both sides are played on this device.")

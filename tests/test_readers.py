@@ -1,0 +1,152 @@
+"""One reader, one answer (issue 23): every door reads a record the same way — a line inside a
+``{comment}`` is never a tag — and what is written reads back and says what the board says."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from yinsh import Game, IllegalMoveError
+from yinsh.__main__ import main
+from yinsh.record import read_record, read_records, write_record
+from yinsh.scan import SPACES, lower, strip, visible, words
+from yinsh.web.records import import_error_message, list_import, record_title
+
+sys.path.insert(0, str(Path(__file__).parent / "mpy_lane"))
+import probes  # noqa: E402  (the lane's probes: the same readers, asked the same way)
+from test_micropython import READER_TEXTS, UNICODE_SPACES  # noqa: E402
+
+
+@pytest.mark.parametrize("text", READER_TEXTS, ids=range(len(READER_TEXTS)))
+def test_every_reader_gives_one_answer(text):
+    """``read_record``, a file, the Open dialog, a ``record=`` link and the embed agree."""
+    (answers,) = probes.readers([text])
+    records = {a[1] if a[0] == "ok" else None for a in answers}
+    kinds = {a[0] for a in answers}
+    assert len(kinds) == 1 and len(records) == 1, answers
+
+
+def test_a_line_inside_a_comment_is_not_a_tag():
+    text = '1.e3 {a remark\n[Variant "blitz"]\n} 2.a5'
+    game = Game.from_record(text)
+    assert game.variant == "standard" and game.record() == "1.e3 2.a5"
+    (answers,) = probes.readers([text])
+    assert all(a == ["ok", "1.e3 2.a5", []] for a in answers[:3]), answers
+
+
+def test_the_command_line_reads_a_comment_line_as_the_rest_do(tmp_path, capsys):
+    path = tmp_path / "comment.ygn"
+    path.write_text('[White "A"]\n1.e3 {\n[White "B"]\n1.f5\n} 2.a5\n', encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out.endswith(": 2 moves, rings removed 0-0, pool 51, white to move\n")  # one game
+
+
+@pytest.mark.parametrize("space", UNICODE_SPACES)
+def test_a_space_beyond_ascii_separates_moves_as_a_space_does(space):
+    if space in ("\u200b", "\ufeff"):  # not spaces anywhere: part of the word, which is refused, visibly
+        with pytest.raises(Exception, match=r"\\u" + f"{ord(space):04x}"):
+            Game.from_record(f"1.e3{space}2.a5")
+        return
+    assert Game.from_record(f"{space}1.e3{space}2.a5{space}").record() == "1.e3 2.a5"
+    assert Game.from_record(f'[Variant "blitz{space}"]\n1.e3').variant == "blitz"
+
+
+def test_the_kelvin_sign_is_no_k():
+    assert lower("\u212a7") == "\u212a7"
+    with pytest.raises(Exception, match="is not a move"):
+        Game.from_record("1.\u212a7")
+
+
+def test_the_helpers_agree_with_cpython_on_spaces():
+    text = "".join(f"w{i}{c}" for i, c in enumerate(SPACES)) + "\u200bx\u00a0"
+    assert words(text) == text.split() and strip(text) == text.strip()
+
+
+def test_visible_shows_bidi_controls_and_controls_by_their_code():
+    shown = visible("Ann\u202e0-1 ,sevom 461\u202c\n\x1b[2J\u2066x\u2069\u200e\u200f\u061c")
+    for c in "\u202e\u202c\n\x1b\u2066\u2069\u200e\u200f\u061c":
+        assert c not in shown and f"\\u{ord(c):04x}" in shown
+    assert visible("Zoë – Åsa, 2026.11.29") == "Zoë – Åsa, 2026.11.29"
+
+
+# What is written reads back, and says what the board says ------------------------------------
+
+BRAVE = (Path(__file__).parent / "data" / "boardspace" / "Y-BraveCombo-Dumbot-2026-03-20-0237.sgf")
+_NAME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+tag_names = st.text(_NAME_CHARS, min_size=1, max_size=64).filter(lambda n: n not in ("Variant", "Position"))
+tag_values = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=60)
+
+
+@given(st.dictionaries(tag_names, tag_values, max_size=8), st.sampled_from(["", "1.e3 2.a5 3.b5", "1.e3"]),
+       st.sampled_from(["standard", "blitz"]))
+@settings(max_examples=150, deadline=None)
+def test_every_tag_written_reads_back_as_it_was(tags, moves, variant):
+    game = Game(variant)  # type: ignore[arg-type]
+    for move in moves.split():
+        game.play(move[2:])
+    text = write_record(game, tags)
+    record = read_record(text)
+    assert record.game.record() == game.record() and record.game.variant == variant
+    expected = dict(tags)
+    if variant == "blitz":
+        expected["Variant"] = "blitz"
+    assert record.tags == expected
+    if text:  # a file of nothing holds no game
+        assert [r.tags for r in read_records(text + "\n")] == [expected]
+
+
+@given(st.dictionaries(st.text(max_size=70) | st.sampled_from(["Variant", "Position", "White"]), st.text(max_size=1100),
+                       min_size=1, max_size=3))
+@settings(max_examples=150, deadline=None)
+def test_a_tag_is_written_so_that_it_reads_back_or_refused(tags):
+    game = Game.from_record("1.e3")
+    try:
+        text = write_record(game, tags)
+    except ValueError:
+        return
+    expected = {k: v for k, v in tags.items() if k != "Position"}
+    if "Variant" in expected:
+        expected["Variant"] = "standard"
+    assert read_record(text).tags == expected
+
+
+@pytest.mark.parametrize("value", ["Game\n1", "a\rb", "x\r\n[Result \"1-0\"]"])
+def test_a_line_break_in_a_tag_is_refused_when_written(value):
+    with pytest.raises(ValueError, match="line break"):
+        write_record(Game.from_record("1.e3"), {"Event": value})
+
+
+def test_a_callers_variant_or_position_tag_cannot_describe_another_game():
+    text = write_record(Game.from_record("1.e3"), {"Variant": "blitz", "Position": "Y1A6L"})
+    assert read_record(text).game.variant == "standard" and "Position" not in read_record(text).tags
+
+
+def test_sgf_names_with_line_breaks_and_controls_become_one_line_and_save():
+    sgf = BRAVE.read_text(encoding="utf-8").replace("GN[Y-BraveCombo", "GN[Y-\nBrave\x1b[2J\x85Combo", 1)
+    sgf = sgf.replace('P0[id "BraveCombo"]', 'P0[id "Brave\nCombo"]')
+    record = read_record(sgf)
+    assert record.tags["Game"].startswith("Y- Brave [2J Combo") and record.tags["White"] == "Brave Combo"
+    assert read_record(write_record(record.game, record.tags)).tags == record.tags
+
+
+def test_an_sgf_result_that_contradicts_the_board_gives_way_with_a_notice():
+    text = BRAVE.read_text(encoding="utf-8")
+    assert "RE[Game won by Dumbot]" in text
+    record = read_record(text.replace("RE[Game won by Dumbot]", "RE[Game won by BraveCombo]"))
+    assert record.game.result == "0-1" and record.tags["Result"] == "0-1"
+    assert "the file gives the result 1-0" in record.tags["Notice"]
+    assert "Notice" not in read_record(text).tags
+
+
+def test_a_two_move_game_cannot_show_as_164_moves():
+    text = '[White "Ann\u202e0-1 ,sevom 461(\u202c"]\n[Black "Bo"]\n[Result "*"]\n1.e3 2.a5'
+    (listed,) = list_import(text)
+    record = listed.record()
+    for shown in (listed.label(), record_title(record)):
+        assert "\u202e" not in shown and "\\u202e" in shown and "2 moves" in shown
+    error = IllegalMoveError("x").at_move(3, "white", "e3\u202e", "bad")
+    assert "\u202e" not in import_error_message(error)
