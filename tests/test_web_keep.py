@@ -347,10 +347,63 @@ class TestListing:
             listed[1].record()
         assert listed[2].record().game.record() == "1.e3"
 
-    def test_a_game_that_cannot_be_listed_is_named(self):
-        with pytest.raises(NotationError, match="^game 2 of 2: "):
-            list_import('[Game "A"]\n1.e3\n\n[Game "B"]\n1.e3 3.a5 {unclosed')
+    def test_a_game_whose_shown_tags_cannot_be_read_is_named(self):
+        with pytest.raises(NotationError, match="^game 2 of 2: cannot read the tag pair"):
+            list_import('[Game "A"]\n1.e3\n\n[Game "B]\n1.e3')
+
+    def test_a_game_that_cannot_be_read_is_listed_and_named_when_opened(self):
+        listed = list_import('[Game "A"]\n1.e3\n\n[Game "B"]\n1.e3 3.a5 {unclosed')
+        assert [g.label() for g in listed] == ["1. A, 1 move", "2. B, 3 moves"]  # from its numbers: 1 to 3
+        with pytest.raises(NotationError, match="^game 2 of 2: the comment '{unclosed' is never closed"):
+            listed[1].record()
 
     def test_reading_every_game_is_listing_then_replaying_each(self):
         text = (DATA / "games.ygn").read_text(encoding="utf-8")
         assert [r.game.record() for r in read_import(text)] == [g.record().game.record() for g in list_import(text)]
+
+
+def _random_game(seed: int, length: int) -> Game:
+    rng, game = random.Random(seed), Game()
+    while game.result is None and len(game.moves) < length:
+        game.push(random_move(game.state, rng))
+    return game
+
+
+@st.composite
+def _written_games(draw):  # type: ignore[no-untyped-def]
+    """A random game's record as people write one: tags, comments (dots and numbers inside),
+    line breaks, ``12...`` before a move, or no numbers at all."""
+    game = _random_game(draw(st.integers(0, 10 ** 6)), draw(st.integers(0, 120)))
+    tags = draw(st.dictionaries(st.sampled_from(["White", "Black", "Date", "Result", "Event", "Round", "Site"]),
+                                st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs")), max_size=12),
+                                max_size=4))
+    unnumbered = draw(st.booleans()) and all(" " not in str(m) for m in game.moves)
+    words = [str(m) if unnumbered else f"{n}{draw(st.sampled_from(['.', '...']))}{m}"
+             for n, m in enumerate(game.moves, 1)]
+    comment = st.text(st.sampled_from("ab 1.2.. x"), max_size=8).map(lambda t: "{" + t + "}")
+    out = []
+    for word in words:
+        if not unnumbered and draw(st.integers(0, 5)) == 0:
+            out.append(draw(comment))
+        out.append(word)
+        out.append(draw(st.sampled_from([" ", " ", " ", "\n"])))
+    if not unnumbered and draw(st.booleans()):
+        out.append(draw(comment))
+    if draw(st.booleans()):
+        out.append(draw(st.sampled_from(["*", "1-0", "0-1", "1/2-1/2"])))
+    header = "\n".join(f'[{name} "{value.replace(chr(92), "").replace(chr(34), "")}"]' for name, value in tags.items())
+    return (header + "\n\n" if header else "") + "".join(out).strip()
+
+
+@given(_written_games())
+@settings(max_examples=300, deadline=None)
+def test_the_listing_glance_says_what_reading_says(text):
+    """The list's quick glance at a game (Listed: a few scans in C) against reading it whole."""
+    try:
+        record = read_import(text)
+    except (NotationError, IllegalMoveError):
+        assume(False)
+    (listed,) = list_import(text)
+    (record,) = record
+    assert listed.moves == len(record.game.moves)
+    assert listed.tags == {k: v for k, v in record.tags.items() if k in ("White", "Black", "Date", "Result", "Event")}
