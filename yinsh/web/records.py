@@ -89,9 +89,13 @@ def record_filename(date: datetime.date) -> str:
 
 _LABEL_TAGS: Final = frozenset(("White", "Black", "Scenario", "Game", "Event", "Date", "Result"))
 """The tags a game's line in the list shows (:meth:`Listed.label`)."""
+_LABEL_PREFIXES: Final = tuple("[" + name for name in sorted(_LABEL_TAGS))
+_SHOWN_LINES: Final = 20
+"""The first tag pairs of a game among which the list looks for those it shows (records put
+them first: the PGN roster is Event, Site, Date, Round, White, Black, Result): a hundred games
+of a hundred tag pairs each are listed without a step of Python for each pair."""
 _COMMENT_STEPS: Final = 8
-"""Comments holding a dot that the count of moves steps over at either end of a record (and
-tags named alike that the glance steps over to find one it shows)."""
+"""Comments holding a dot that the count of moves steps over at either end of a record."""
 
 
 class Listed:
@@ -152,29 +156,21 @@ class Listed:
 def _glance(text: str) -> tuple[dict[str, str], int | None]:
     """The tags a list shows and the count of moves of a record in official notation, by scans
     in C (see :class:`Listed`). Raises ``NotationError`` for a shown tag that cannot be read."""
-    text = "\n" + text
-    # The tag pairs come first, each on its line, and no later line starts with "[" (it would
-    # begin the next game: split_records): the movetext follows the last line starting so.
-    last = text.rfind("\n[")
-    body = text if last < 0 else text[_line_end(text, last + 1):]
-    shown = []
-    for name in _LABEL_TAGS:
-        at = text.rfind("\n[" + name)  # the last of a repeated name counts, as in reading
-        for _ in range(_COMMENT_STEPS):  # past [GameNumber …] and the like
-            if at < 0 or text[at + 2 + len(name):at + 3 + len(name)].isspace():
-                break
-            at = text.rfind("\n[" + name, 0, at)
-        else:
-            at = -1
-        if at >= 0:
-            shown.append(text[at + 1:_line_end(text, at + 1)])
-    tags = read_tags("\n".join(shown))[0] if shown else {}
+    header, body = "", text
+    if text.startswith("["):
+        # The tag pairs come first, each on its line, and no later line starts with "[" (it
+        # would begin the next game: split_records): the movetext follows the last such line.
+        last = text.rfind("\n[")
+        end = text.find("\n", last + 1 if last >= 0 else 0)
+        header, body = (text, "") if end < 0 else (text[:end], text[end:])
+    shown = ordered_dict()
+    for line in header.split("\n", _SHOWN_LINES)[:_SHOWN_LINES] if header else ():
+        if line.startswith(_LABEL_PREFIXES):
+            name = line[1:].split(None, 1)[0]
+            if name in _LABEL_TAGS:
+                shown[name] = line  # the last of a repeated name counts, as in reading
+    tags = read_tags("\n".join(shown.values()))[0] if shown else {}
     return tags, _count_moves(body)
-
-
-def _line_end(text: str, start: int) -> int:
-    end = text.find("\n", start)
-    return len(text) if end < 0 else end
 
 
 def _count_moves(body: str) -> int | None:
