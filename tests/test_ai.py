@@ -6,6 +6,7 @@ Searches here are capped by depth (no deadline), so every result is deterministi
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -18,7 +19,7 @@ from yinsh.ai.baseline import baseline_move, heuristic
 from yinsh.ai.bench import percentile, think_times
 from yinsh.ai.evaluation import node_of
 from yinsh.ai.features import completion_points, fours, reach
-from yinsh.ai.match import games_of, opening, run_match, summary, wilson
+from yinsh.ai.match import games_of, opening, run_match, summary, wilson, workers
 from yinsh.ai.negamax import PASS, Searcher
 from yinsh.board import ALL_POINTS, BETWEEN, BIT, POINTS, WINDOWS, parse_point
 from yinsh.playout import random_positions
@@ -288,7 +289,7 @@ class TestBaseline:
 
 class TestMatch:
     def test_pairs_share_their_opening_and_swap_colours(self):
-        specs = games_of("ai-1", "random", 4, seed=3, seconds=None)
+        specs = list(games_of("ai-1", "random", 4, seed=3, seconds=None))
         assert [(n, w, b) for n, w, b, *_ in specs] == [
             (1, "ai-1", "random"), (2, "random", "ai-1"), (3, "ai-1", "random"), (4, "random", "ai-1")]
         assert specs[0][3] == specs[1][3] == opening(3, 0) != specs[2][3]
@@ -299,6 +300,35 @@ class TestMatch:
         assert len(games) == 2 and all(g.result in ("1-0", "0-1", "1/2-1/2") for g in games)
         text = summary("ai-1", games)
         assert "ai-1:" in text and "games" in text and "%" in text
+
+    def test_workers_are_no_more_than_jobs_games_or_cpus(self):
+        cpus = os.cpu_count() or 1
+        assert workers(64, 2) == min(2, cpus) and workers(1, 10 ** 12) == 1
+        assert workers(10 ** 6, 10 ** 12) == cpus and workers(3, 1) == min(2, cpus)  # 1 game: a pair
+
+    @pytest.mark.parametrize("jobs", [1, 2])
+    def test_a_match_of_any_length_starts_playing_at_once(self, jobs):
+        """Issue 23: every opening of the match was drawn before the first game, so ``--games
+        1000000000`` never started."""
+        class Enough(Exception):
+            pass
+
+        seen = []
+
+        def report(game):
+            seen.append(game.number)
+            if len(seen) == 3:
+                raise Enough
+
+        with pytest.raises(Enough):
+            run_match("random", "random", games=10 ** 12, seed=2, jobs=jobs, report=report)
+        assert seen == [1, 2, 3]
+
+    def test_many_jobs_for_two_games_play_them_in_order(self):
+        games = run_match("random", "random", games=2, seed=5, jobs=64)
+        assert [g.number for g in games] == [1, 2]
+        alone = run_match("random", "random", games=2, seed=5)
+        assert [g._replace(seconds=None) for g in games] == [g._replace(seconds=None) for g in alone]
 
     def test_the_command_line_plays_a_match(self, capsys):
         assert main(["match", "--white", "random", "--black", "random", "--games", "2", "--seed", "4"]) == 0

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
-from helpers import DATA
+from helpers import DATA, ROOT
 
 from yinsh.__main__ import main
+from yinsh.limits import MAX_FILE_BYTES
 
 
 def test_replay_prints_score_pool_and_result(capsys):
@@ -81,3 +86,77 @@ def test_diagram_rows(tmp_path, capsys):
     assert 'data-row="e3-e7"' in svg and 'data-row="b2-f6"' in svg and 'class="yb-mark"' in svg
     assert main(["diagram", "--record", "1.e3", "--rows", "e4", "-o", str(out)]) == 1
     assert "--rows lists rows like e3-e7, not points: e4" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- issue 23: the terminal and the disk
+
+
+def _yinsh(*args: str, env: dict[str, str] | None = None, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "yinsh", *args], capture_output=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, timeout=60, **kwargs)
+
+
+def test_replay_refuses_an_endless_file_by_its_size(capsys):
+    assert main(["replay", "/dev/zero"]) == 1
+    assert f"/dev/zero is longer than {MAX_FILE_BYTES:,} bytes: at most {MAX_FILE_BYTES:,} are read" in (
+        capsys.readouterr().err)
+
+
+def test_replay_refuses_an_endless_pipe_by_its_size():
+    with subprocess.Popen(["yes", "1.e3"], stdout=subprocess.PIPE) as endless:
+        done = _yinsh("replay", "-", stdin=endless.stdout)
+        endless.kill()
+    assert done.returncode == 1 and done.stdout == b""
+    assert done.stderr.decode() == (f"yinsh replay: standard input is longer than {MAX_FILE_BYTES:,} bytes: "
+                                    f"at most {MAX_FILE_BYTES:,} are read\n")
+
+
+def test_replay_prints_tags_with_their_control_characters_escaped(tmp_path, capsys):
+    evil = tmp_path / "evil.ygn"
+    evil.write_text('[Game "x\x1b[2J\x1b[31m forged: 9 moves (0-1)\u202e\x85\x07"]\n1.e3\n\n'
+                    '[Game "y\x9b1A"]\n1.e3\n', encoding="utf-8")
+    assert main(["replay", str(evil)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        r"x\x1b[2J\x1b[31m forged: 9 moves (0-1)\u202e\x85\x07: 1 moves, rings removed 0-0, pool 51, black to move",
+        r"y\x9b1A: 1 moves, rings removed 0-0, pool 51, black to move",
+    ]
+    assert all(c == "\n" or c.isprintable() for c in out)
+
+
+def test_an_error_naming_a_file_escapes_its_name_too(tmp_path, capsys):
+    name = tmp_path / "a\x1b]0;title\x07.ygn"
+    name.write_bytes(b"\xff")
+    assert main(["replay", str(name)]) == 1
+    err = capsys.readouterr().err
+    assert r"a\x1b]0;title\x07.ygn is not UTF-8 text" in err and "\x1b" not in err
+
+
+def test_a_failed_diagram_leaves_the_file_there_as_it_was(tmp_path, capsys):
+    out = tmp_path / "d.svg"
+    out.write_text("the old picture")
+    assert main(["diagram", "--record", "1.e3", "--title", "caf\udcff", "-o", str(out)]) == 1
+    assert "the title caf\\udcff is not UTF-8 text" in capsys.readouterr().err
+    assert main(["diagram", "--record", "1.e3 2.e3", "-o", str(out)]) == 1
+    assert out.read_text() == "the old picture" and [p.name for p in tmp_path.iterdir()] == ["d.svg"]
+    assert main(["diagram", "--record", "1.e3", "--title", "café ✓", "-o", str(out)]) == 0
+    assert "café ✓" in out.read_text(encoding="utf-8") and [p.name for p in tmp_path.iterdir()] == ["d.svg"]
+
+
+def test_a_diagram_into_a_missing_folder_is_one_line(tmp_path, capsys):
+    assert main(["diagram", "--record", "1.e3", "-o", str(tmp_path / "no" / "d.svg")]) == 1
+    assert "No such file or directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_name_the_terminal_cannot_print_is_escaped_not_a_traceback(tmp_path, encoding):
+    out = tmp_path / "pic ✓.svg"
+    done = _yinsh("diagram", "--record", "1.e3", "--title", "Ёж ✓", "-o", str(out),
+                  env={"PYTHONIOENCODING": encoding})
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr and b"pic \\u2713.svg" in done.stdout
+    assert "Ёж ✓" in out.read_text(encoding="utf-8")
+    bytes_title = _yinsh("diagram", "--record", "1.e3", "--title", b"caf\xff", "-o", str(out),
+                         env={"PYTHONIOENCODING": encoding})
+    assert bytes_title.returncode == 1 and b"Traceback" not in bytes_title.stderr
+    assert b"is not UTF-8 text" in bytes_title.stderr and "Ёж ✓" in out.read_text(encoding="utf-8")

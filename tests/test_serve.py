@@ -202,3 +202,28 @@ def test_hosting_gives_the_same_kill_switch_to_retire_the_offline_copy():
     text = (ROOT / "docs" / "HOSTING.md").read_text(encoding="utf-8")
     block = text.split("## Retiring the offline copy", 1)[1].split("```js\n", 1)[1].split("```", 1)[0]
     assert block == KILL_SWITCH_SW
+
+
+def test_a_dozen_connections_at_once_are_all_taken_in_before_any_is_answered(tmp_path):
+    """Issue 23: with the default backlog of 5, connections past the sixth arriving together were
+    dropped by the kernel and retried a second later. Here the server accepts none until all
+    have connected: each must complete on its own, well within the second of a retry."""
+    import socket
+
+    server = make_server(tmp_path, 0, quiet=True)
+    serving = threading.Thread(target=server.serve_forever, daemon=True)
+    sockets = []
+    try:
+        for _ in range(12):
+            sockets.append(socket.create_connection(("127.0.0.1", server.server_address[1]), timeout=0.5))
+        serving.start()
+        for s in sockets:
+            s.sendall(b"GET /nothing HTTP/1.0\r\nHost: localhost\r\n\r\n")
+            s.settimeout(2)  # a dropped connection is retried after 1 s, then 2, 4…
+            assert s.recv(64).split(b" ")[1] == b"404"
+    finally:
+        for s in sockets:
+            s.close()
+        if serving.is_alive():
+            server.shutdown()
+        server.server_close()

@@ -385,6 +385,35 @@ class TestVersions:
         build_site(empty)
         assert (empty / "index.html").is_file()
 
+    @pytest.mark.parametrize("info", ['{"build": "x"}', '{"files": {"index.html": {}}}', "not json", "[]"])
+    def test_a_build_json_of_something_else_does_not_make_a_folder_a_site(self, tmp_path, info):
+        """Issue 23: a folder holding any build.json lost its other files, and the build exited 0."""
+        folder = tmp_path / "project"
+        folder.mkdir()
+        (folder / "build.json").write_text(info)
+        (folder / "index.html").write_text("mine")
+        (folder / "notes.txt").write_text("mine")
+        with pytest.raises(BuildError, match="refusing to replace it"):
+            build_site(folder)
+        assert sorted(p.name for p in folder.iterdir()) == ["build.json", "index.html", "notes.txt"]
+        assert (folder / "notes.txt").read_text() == "mine"
+
+    def test_a_built_site_with_a_file_added_is_not_replaced(self, site, tmp_path):
+        out, _ = site
+        copy = tmp_path / "dist"
+        shutil.copytree(out, copy)
+        (copy / "static" / "mine.txt").write_text("mine")
+        with pytest.raises(BuildError, match=r"did not write \(static/mine.txt\): refusing"):
+            build_site(copy)
+        assert (copy / "static" / "mine.txt").read_text() == "mine"
+        (copy / "static" / "mine.txt").unlink()
+        (copy / "static" / "empty-folder-of-mine").mkdir()
+        with pytest.raises(BuildError, match="empty-folder-of-mine"):
+            build_site(copy)
+        (copy / "static" / "empty-folder-of-mine").rmdir()
+        build_site(copy)  # what it wrote itself, it replaces
+        assert (copy / "index.html").is_file()
+
 
 # --------------------------------------------------------------------------- derivation
 

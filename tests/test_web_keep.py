@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 import yinsh.web.records
 import yinsh.web.saved
 from yinsh import Game, IllegalMoveError, NotationError
+from yinsh.board import parse_point
 from yinsh.link import decode_game, encode_game
 from yinsh.playout import random_move
 from yinsh.state import BLACK
-from yinsh.web import REMOTE, Settings, from_the_start, game_url, open_page, opponent_url
+from yinsh.web import REMOTE, Settings, from_the_start, game_url, moves_chosen_for, open_page, opponent_url
 from yinsh.web.records import (
     export_record,
     export_tags,
@@ -33,6 +34,8 @@ from yinsh.web.records import (
     record_filename,
 )
 from yinsh.web.saved import SAVED_VERSION, SavedGameError, saved_from_json, saved_to_json
+from yinsh.web.session import Session
+from yinsh.web.status import status
 
 DAY = datetime.date(2026, 11, 29)
 GAMES = load("games.ygn")
@@ -96,7 +99,8 @@ def test_the_page_link_reopens_the_same_game_with_the_same_players(game, chosen)
     assume(from_the_start(game) or REMOTE not in chosen.players.values())  # play by link starts at move 0
     _, query, hash_ = split_url(game_url("/index.html", chosen.players, game, chosen))
     setup = open_page(query, hash_)
-    assert not setup.notices
+    nobody_here = chosen.white == chosen.black == REMOTE
+    assert len(setup.notices) == nobody_here and all("nobody plays on this page" in n for n in setup.notices)
     assert same_game(setup.game, game) or (not game.moves and setup.game.state == game.state)
     assert setup.players == chosen.players
 
@@ -165,6 +169,45 @@ class TestLinks:
         setup = open_page("?you=black", "#g=G1HDl_vAAADMw")
         assert setup.players == {"white": REMOTE, "black": "human"}
         assert setup.settings.query() == "you=black"
+
+    def test_a_reply_link_adding_the_opponents_move_opens_without_a_question(self):
+        mine = Game.from_record("1.e3 2.a5 3.b5")  # White here, Black to move on their device
+        reply = Game.from_record("1.e3 2.a5 3.b5 4.c6")
+        setup = open_page("?you=white", "#g=" + encode_game(reply), current=(mine, Settings(black=REMOTE)))
+        assert setup.source == "link" and setup.previous is None and setup.notices == []
+
+    def test_a_reply_link_that_also_plays_for_you_asks_first(self):
+        """Issue 23: a link opened with you=white could add White's moves to White's game."""
+        mine = Game.from_record("1.e3 2.a5 3.b5")
+        reply = Game.from_record("1.e3 2.a5 3.b5 4.c6 5.d6")
+        for saved, current in ((None, (mine, Settings(black=REMOTE))),
+                               (saved_to_json(mine, Settings(black=REMOTE), 1), None)):
+            setup = open_page("?you=white", "#g=" + encode_game(reply), saved=saved, current=current)
+            assert setup.source == "link" and setup.game.record() == reply.record()
+            assert setup.previous is not None and setup.previous[0].record() == mine.record()
+            assert setup.notices == ["The link also plays for you (White: d6), not only your opponent's moves."]
+
+    def test_only_the_moves_you_chose_count_not_those_forced_on_you(self):
+        from test_rules import _blocked
+
+        blocked = _blocked(extra_black=("e5",))  # White to move: only a pass; Black has moves
+        earlier = Game.from_state(blocked.start_state, blocked.start_ply)
+        forced = earlier.copy()
+        forced.play("pass")
+        forced.push(forced.legal_moves()[0])
+        assert moves_chosen_for("white", forced, earlier) == []
+        assert moves_chosen_for("black", forced, earlier) == [str(forced.moves[-1])]
+
+    def test_a_game_where_both_sides_play_by_link_says_nobody_plays_here(self):
+        setup = open_page("?white=remote&black=remote", "#g=G1HDl_vAAADMw")
+        assert setup.players == {"white": REMOTE, "black": REMOTE}
+        assert setup.notices == ["Both sides play by link on their own devices: nobody plays on this page, "
+                                 "it only shows the game."]
+        session = Session(setup.game, setup.settings)
+        shown = status(session)
+        assert shown.prompt == "Black to move: nobody plays on this page"
+        session.click_point(parse_point("c6"))
+        assert session.game.ply == 3 and "plays on their own device" in session.message
 
     def test_an_unknown_side_for_you_gives_a_notice(self):
         setup = open_page("?you=purple")
@@ -347,10 +390,63 @@ class TestListing:
             listed[1].record()
         assert listed[2].record().game.record() == "1.e3"
 
-    def test_a_game_that_cannot_be_listed_is_named(self):
-        with pytest.raises(NotationError, match="^game 2 of 2: "):
-            list_import('[Game "A"]\n1.e3\n\n[Game "B"]\n1.e3 3.a5 {unclosed')
+    def test_a_game_whose_shown_tags_cannot_be_read_is_named(self):
+        with pytest.raises(NotationError, match="^game 2 of 2: cannot read the tag pair"):
+            list_import('[Game "A"]\n1.e3\n\n[Game "B]\n1.e3')
+
+    def test_a_game_that_cannot_be_read_is_listed_and_named_when_opened(self):
+        listed = list_import('[Game "A"]\n1.e3\n\n[Game "B"]\n1.e3 3.a5 {unclosed')
+        assert [g.label() for g in listed] == ["1. A, 1 move", "2. B, 3 moves"]  # from its numbers: 1 to 3
+        with pytest.raises(NotationError, match="^game 2 of 2: the comment '{unclosed' is never closed"):
+            listed[1].record()
 
     def test_reading_every_game_is_listing_then_replaying_each(self):
         text = (DATA / "games.ygn").read_text(encoding="utf-8")
         assert [r.game.record() for r in read_import(text)] == [g.record().game.record() for g in list_import(text)]
+
+
+def _random_game(seed: int, length: int) -> Game:
+    rng, game = random.Random(seed), Game()
+    while game.result is None and len(game.moves) < length:
+        game.push(random_move(game.state, rng))
+    return game
+
+
+@st.composite
+def _written_games(draw):  # type: ignore[no-untyped-def]
+    """A random game's record as people write one: tags, comments (dots and numbers inside),
+    line breaks, ``12...`` before a move, or no numbers at all."""
+    game = _random_game(draw(st.integers(0, 10 ** 6)), draw(st.integers(0, 120)))
+    tags = draw(st.dictionaries(st.sampled_from(["White", "Black", "Date", "Result", "Event", "Round", "Site"]),
+                                st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs")), max_size=12),
+                                max_size=4))
+    unnumbered = draw(st.booleans()) and all(" " not in str(m) for m in game.moves)
+    words = [str(m) if unnumbered else f"{n}{draw(st.sampled_from(['.', '...']))}{m}"
+             for n, m in enumerate(game.moves, 1)]
+    comment = st.text(st.sampled_from("ab 1.2.. x"), max_size=8).map(lambda t: "{" + t + "}")
+    out = []
+    for word in words:
+        if not unnumbered and draw(st.integers(0, 5)) == 0:
+            out.append(draw(comment))
+        out.append(word)
+        out.append(draw(st.sampled_from([" ", " ", " ", "\n"])))
+    if not unnumbered and draw(st.booleans()):
+        out.append(draw(comment))
+    if draw(st.booleans()):
+        out.append(draw(st.sampled_from(["*", "1-0", "0-1", "1/2-1/2"])))
+    header = "\n".join(f'[{name} "{value.replace(chr(92), "").replace(chr(34), "")}"]' for name, value in tags.items())
+    return (header + "\n\n" if header else "") + "".join(out).strip()
+
+
+@given(_written_games())
+@settings(max_examples=300, deadline=None)
+def test_the_listing_glance_says_what_reading_says(text):
+    """The list's quick glance at a game (Listed: a few scans in C) against reading it whole."""
+    try:
+        record = read_import(text)
+    except (NotationError, IllegalMoveError):
+        assume(False)
+    (listed,) = list_import(text)
+    (record,) = record
+    assert listed.moves == len(record.game.moves)
+    assert listed.tags == {k: v for k, v in record.tags.items() if k in ("White", "Black", "Date", "Result", "Event")}

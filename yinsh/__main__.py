@@ -6,13 +6,17 @@ Run ``yinsh --help`` (or ``python -m yinsh --help``) for the list.
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
+import tempfile
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import NotationError, YinshError
 from .game import Game
-from .limits import MAX_DIAGRAM_SIZE
+from .limits import MAX_DIAGRAM_SIZE, MAX_FILE_BYTES
 from .record import read_records
 
 __all__ = ["main"]
@@ -41,15 +45,36 @@ def _is_file(name: str) -> bool:
 def _read_text(name: str) -> str:
     """The text of file ``name`` (``-``: standard input), UTF-8 with or without a byte-order mark.
 
-    Raises ``NotationError`` for bytes that are not UTF-8 (``OSError`` for a file that cannot be read).
+    At most ``MAX_FILE_BYTES`` are read, so that ``/dev/zero`` or an endless pipe ends in an
+    error, not in a full memory. Raises ``NotationError`` for a longer input or bytes that are
+    not UTF-8 (``OSError`` for a file that cannot be read).
     """
-    data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    where = "standard input" if name == "-" else _shown(name)
+    if name == "-":
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    else:
+        with open(name, "rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise NotationError(f"{where} is longer than {MAX_FILE_BYTES:,} bytes: at most {MAX_FILE_BYTES:,} are read")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        where = "standard input" if name == "-" else name
         raise NotationError(f"{where} is not UTF-8 text: byte {data[exc.start]:#04x} at position {exc.start} "
                             "cannot be read") from None
+
+
+def _shown(text: str) -> str:
+    """``text`` as the terminal may print it: control, format and line-separator characters
+    (escape sequences, a carriage return, bidirectional overrides) and undecodable bytes
+    written as ``\\x1b``, ``\\u202e``…, so that a tag cannot move the cursor or forge a line.
+
+    >>> _shown("Ann\\x1b[2J\\nB: 1-0\\u202e")
+    'Ann\\\\x1b[2J\\\\nB: 1-0\\\\u202e'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or unicodedata.category(c) == "Zs" else repr(c)[1:-1] for c in text)
 
 
 def _count(minimum: int, maximum: int | None = None):  # type: ignore[no-untyped-def]
@@ -86,7 +111,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         white, black = game.score
         done = game.outcome
         status = f"{done.text(short=True)} ({done.result})" if done else f"{game.to_move} to move"
-        print(f"{name}: {game.ply} moves, rings removed {white}-{black}, pool {game.pool}, {status}")
+        print(f"{_shown(name)}: {game.ply} moves, rings removed {white}-{black}, pool {game.pool}, {status}")
     return 0
 
 
@@ -148,10 +173,34 @@ def _cmd_diagram(args: argparse.Namespace) -> int:
     points, _ = parse_highlight(rows)
     if points:
         raise NotationError(f"--rows lists rows like e3-e7, not points: {', '.join(points)} (use --highlight)")
+    try:
+        (args.title or "").encode("utf-8")
+    except UnicodeEncodeError:  # bytes of the command line that are not UTF-8 (a lone surrogate here)
+        raise NotationError(f"the title {_shown(args.title)} is not UTF-8 text") from None
     svg = diagram_svg(game, highlight=(args.highlight or "").split(",") + rows, size=args.size, title=args.title)
-    Path(args.output).write_text(svg + "\n", encoding="utf-8")
-    print(f"wrote {args.output} ({len(svg):,} bytes)")
+    _replace_file(Path(args.output), (svg + "\n").encode("utf-8"))
+    print(f"wrote {_shown(args.output)} ({len(svg):,} bytes)")
     return 0
+
+
+def _replace_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all: into a new file beside it, then renamed
+    over it, so that a failure leaves a file already there as it was."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.chmod(temporary, 0o666 & ~_umask())
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _cmd_build_site(args: argparse.Namespace) -> int:
@@ -227,10 +276,12 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
+    if isinstance(sys.stdout, io.TextIOWrapper):  # a name the terminal's encoding lacks: escaped, not a traceback
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         return args.run(args)
     except (YinshError, OSError) as exc:  # bad input, or a file that cannot be read or written
-        print(f"yinsh {args.command}: {exc}", file=sys.stderr)
+        print(f"yinsh {args.command}: {_shown(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -138,9 +138,11 @@ def hostile_inputs() -> list[Hostile]:
         MAX_GAMES,
         MAX_LINES,
         MAX_LINK_CHARS,
+        MAX_MOVES,
         MAX_RECORD_CHARS,
         MAX_SAVED_CHARS,
         MAX_SGF_PROPERTIES,
+        MAX_TEXT_CHARS,
         MAX_WORDS,
     )
     from .link import encode_game
@@ -167,6 +169,9 @@ def hostile_inputs() -> list[Hostile]:
     saved = saved_to_json(long_game, Settings(), 0)[:-1] + ', "note": "'
     saved += "[" * (MAX_SAVED_CHARS - len(saved) - 2) + '"}'
     sgf = "(;" + "P0[" * 8000
+    per_game_chars = MAX_TEXT_CHARS // MAX_GAMES - 20
+    per_game_words = min(MAX_WORDS, (per_game_chars - 20) // 2)
+    per_game_tags = MAX_LINES // MAX_GAMES - 3
     return [
         Hostile("position code at move 10^4400", "position", far),
         Hostile("game code from a position at move 10^4400", "link", "#g=" + far_game),
@@ -209,6 +214,20 @@ def hostile_inputs() -> list[Hostile]:
                 "#position=" + MOST_ROWS),
         Hostile("largest: those 24 rows as embed.html's puzzle", "embed",
                 f"?position={MOST_ROWS}&play=1&expect={MOST_ROWS_MOVE}"),
+        # Issue 23: a paste of MAX_GAMES games, each as long as the text allows, listed by the
+        # Open record dialog (4.7 s on the page's MicroPython when each word was a step of Python)
+        Hostile(f"largest: {MAX_GAMES} games of {per_game_words:,} words", "import",
+                "\n\n".join(f'[Game "{n}"]\n1.e3' + " x" * (per_game_words - 1) for n in range(MAX_GAMES))),
+        Hostile(f"largest: {MAX_GAMES} games of {per_game_tags} tag pairs", "import",
+                "\n\n".join("\n".join(f'[T{i} "' + "v" * (per_game_chars // per_game_tags - 12) + '"]'
+                                       for i in range(per_game_tags)) + "\n1.e3" for _ in range(MAX_GAMES))),
+        Hostile(f"largest: {MAX_GAMES} games of {per_game_chars // 2:,} comments", "import",
+                "\n\n".join(f'[Game "{n}"]\n1.e3 ' + "{}" * ((per_game_chars - 30) // 2) for n in range(MAX_GAMES))),
+        Hostile(f"largest: {MAX_GAMES} games of {MAX_MOVES} numbered moves and words", "import",
+                "\n\n".join(f'[Game "{n}"]\n' + " ".join(f"{i}.a" for i in range(1, MAX_MOVES + 1))
+                            + " x" * ((per_game_chars - 1400) // 2) for n in range(MAX_GAMES))),
+        Hostile(f"largest: {MAX_GAMES} games of comments holding dots", "import",
+                "\n\n".join(f'[Game "{n}"]\n1.e3 ' + "{1.}" * ((per_game_chars - 30) // 4) for n in range(MAX_GAMES))),
     ]
 
 

@@ -22,7 +22,7 @@ __all__ = [
     "MAX_MOVES", "MAX_MOVE_CHARS", "MAX_MOVE_NUMBER_DIGITS", "MAX_TAGS", "MAX_TAG_CHARS", "MAX_RECORD_CHARS",
     "MAX_TEXT_CHARS", "MAX_LINES", "MAX_WORDS", "MAX_GAMES", "MAX_SGF_STEPS", "MAX_SGF_PROPERTIES",
     "MAX_POSITION_CHARS", "MAX_GAME_CODE_CHARS", "MAX_LINK_CHARS", "MAX_SAVED_CHARS", "MAX_JSON_DEPTH",
-    "MAX_CAPTION_CHARS", "MAX_PUZZLE_ANSWERS", "MAX_DIAGRAM_SIZE", "too_long",
+    "MAX_CAPTION_CHARS", "MAX_PUZZLE_ANSWERS", "MAX_DIAGRAM_SIZE", "MAX_FILE_BYTES", "too_long",
 ]
 
 MAX_MOVES: Final = 200
@@ -65,6 +65,8 @@ MAX_PUZZLE_ANSWERS: Final = 100
 """Moves a puzzle accepts (``expect=a|b|…`` of an embedded diagram)."""
 MAX_DIAGRAM_SIZE: Final = 10_000
 """Width in pixels of a diagram written by ``yinsh diagram``."""
+MAX_FILE_BYTES: Final = 50_000_000
+"""Bytes the command line reads from a file or standard input (``yinsh replay``): about 50,000 games."""
 
 
 def too_long(what: str, text: str | int, limit: int) -> str:

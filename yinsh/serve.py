@@ -333,6 +333,9 @@ class _Server(http.server.ThreadingHTTPServer):
     """
 
     daemon_threads = True
+    request_queue_size = 128
+    """The listen backlog: at the default 5, a page opening a dozen connections at once saw some
+    of them wait a second for the kernel to retry (``serve_forever`` accepts them one by one)."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         self._connections: set[object] = set()

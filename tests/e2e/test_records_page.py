@@ -21,6 +21,7 @@ from pages import ASKING_JS, RecordedPage
 
 from yinsh.board import point_name
 from yinsh.game import Game
+from yinsh.link import encode_game
 from yinsh.move import Move, row_name
 from yinsh.record import read_record, read_records
 
@@ -287,6 +288,27 @@ def test_a_link_that_would_replace_the_game_in_progress_asks_first(alice):
     longer.undo()
     open_record(alice, longer.record())
     assert dialog.is_hidden()
+
+
+def test_a_reply_link_adds_the_opponents_move_and_asks_before_playing_for_you(alice):
+    """Issue 23: a link opened with you=white added White's own moves too, without a question."""
+    mine = in_progress(alice, 11)  # White has just moved; Black is to move
+    game = Game.from_record(mine)
+    reply = game.copy()
+    reply.push(next(m for m in reply.legal_moves() if m.kind == "move" and not m.after))  # Black's move
+    dialog = alice.page.locator("#replace-dialog")
+    alice.page.evaluate("h => { location.hash = h; }", f"n=3&you=white&g={encode_game(reply)}")
+    alice.wait_record(reply.record())  # the opponent's move: no question
+    assert dialog.is_hidden()
+    also_mine = reply.copy()
+    also_mine.push(next(m for m in also_mine.legal_moves() if m.kind == "move" and not m.after))  # White's
+    also_mine.push(next(m for m in also_mine.legal_moves() if m.kind == "move" and not m.after))  # Black's
+    alice.page.evaluate("h => { location.hash = h; }", f"n=4&you=white&g={encode_game(also_mine)}")
+    dialog.wait_for(state="visible")
+    assert alice.record() == reply.record()
+    alice.page.click("#replace-dialog button[data-action=keep-mine]")
+    alice.wait_record(reply.record())
+    assert "the link's game was not opened" in alice.page.inner_text("#notices")
 
 
 def test_a_new_visit_by_link_asks_before_replacing_the_saved_game(alice):

@@ -10,9 +10,11 @@ negamax of :mod:`yinsh.ai.baseline`) and ``random``.
 from __future__ import annotations
 
 import math
+import os
 import random
 import re
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from time import perf_counter
 from typing import NamedTuple
 
@@ -20,7 +22,8 @@ from ..move import Move
 from ..playout import random_move
 from ..state import State, apply_move, initial_state, result, termination
 
-__all__ = ["Player", "player", "opening", "GameResult", "play_game", "run_match", "wilson", "summary"]
+__all__ = ["Player", "player", "opening", "GameResult", "play_game", "games_of", "workers", "run_match", "wilson",
+           "summary"]
 
 Player = Callable[[State, int], Move]
 """A player: (state, seed) -> move."""
@@ -96,36 +99,47 @@ def _play(args: tuple) -> GameResult:
     return play_game(*args)
 
 
-def games_of(first: str, second: str, games: int, seed: int, seconds: float | None) -> list[tuple]:
-    """The argument tuples of ``play_game`` for a match of ``games`` (rounded up to even)."""
-    out = []
+def games_of(first: str, second: str, games: int, seed: int, seconds: float | None) -> Iterator[tuple]:
+    """The argument tuples of ``play_game`` for a match of ``games`` (rounded up to even), made
+    as they are needed: a match of any length starts at once."""
     for pair in range((games + 1) // 2):
         start = opening(seed, pair)
-        out.append((2 * pair + 1, first, second, start, seed + pair, seconds))
-        out.append((2 * pair + 2, second, first, start, seed + pair, seconds))
-    return out
+        yield (2 * pair + 1, first, second, start, seed + pair, seconds)
+        yield (2 * pair + 2, second, first, start, seed + pair, seconds)
+
+
+def workers(jobs: int, games: int) -> int:
+    """The processes a match starts: no more than asked, than games to play, or than CPUs."""
+    return max(1, min(jobs, games + games % 2, os.cpu_count() or 1))
 
 
 def run_match(first: str, second: str, games: int = 40, seed: int = 1, seconds: float | None = None,
               jobs: int = 1, report: Callable[[GameResult], None] | None = None) -> list[GameResult]:
-    """Play the match (in ``jobs`` processes) and return its games in order."""
-    specs = games_of(first, second, games, seed, seconds)
+    """Play the match (in up to ``jobs`` processes: see :func:`workers`) and return its games in order."""
     player(first), player(second)  # fail early on a bad name
-    results = []
-    if jobs > 1:
+    specs = games_of(first, second, games, seed, seconds)
+    results: list[GameResult] = []
+
+    def done(game: GameResult) -> None:
+        results.append(game)
+        if report:
+            report(game)
+
+    processes = workers(jobs, games)
+    if processes > 1:
         import multiprocessing
 
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for game in pool.imap(_play, specs):
-                results.append(game)
-                if report:
-                    report(game)
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            waiting: deque = deque()
+            for spec in specs:  # two games a process queued at most: openings are drawn as games end
+                waiting.append(pool.apply_async(_play, (spec,)))
+                if len(waiting) >= 2 * processes:
+                    done(waiting.popleft().get())
+            while waiting:
+                done(waiting.popleft().get())
     else:
         for spec in specs:
-            game = _play(spec)
-            results.append(game)
-            if report:
-                report(game)
+            done(_play(spec))
     return results
 
 

@@ -252,6 +252,30 @@ def _board_markup() -> str:
 
 
 
+def _check_output_folder(out: Path) -> None:
+    """Refuse ``out`` unless it is absent, empty or a site this command wrote: one whose
+    ``build.json`` lists every file in it. Replacing the folder then deletes no file it did not
+    create (a ``build.json`` of something else, or a file added to a built site, stops it)."""
+    if not out.exists():
+        return
+    refused = f"{out} exists and is not a site built by yinsh: refusing to replace it"
+    if not out.is_dir():
+        raise BuildError(refused)
+    found = {p.relative_to(out).as_posix(): p.is_dir() and not p.is_symlink() for p in out.rglob("*")}
+    if not found:
+        return
+    try:
+        listed = json.loads((out / BUILD_INFO).read_text(encoding="utf-8"))["files"]
+        written = {BUILD_INFO, *listed}
+    except (OSError, ValueError, KeyError, TypeError):
+        raise BuildError(refused) from None
+    others = sorted(path for path, is_folder in found.items()
+                    if path not in written and not (is_folder and any(w.startswith(path + "/") for w in written)))
+    if others:
+        raise BuildError(f"{out} holds files that yinsh build-site did not write ({', '.join(others[:3])}"
+                         f"{', …' if len(others) > 3 else ''}): refusing to replace it")
+
+
 def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = None,
                release: str = "") -> SiteSummary:
     """Write the self-contained site into ``out_dir`` (replacing a previous build there).
@@ -267,8 +291,7 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
         raise BuildError(f"no {PAGE} in {root}: build-site needs a source checkout of yinsh")
     if out == root or root.is_relative_to(out):
         raise BuildError(f"the site cannot be written into {out}: it holds the sources")
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / BUILD_INFO).is_file())):
-        raise BuildError(f"{out} exists and is not a site built by yinsh: refusing to replace it")
+    _check_output_folder(out)
 
     builder = Collector(root)
     pages = {page: (root / page).read_text(encoding="utf-8") for page in site_pages(root)}

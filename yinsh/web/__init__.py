@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from ..compat import decode_utf8
+from ..compat import capitalize, decode_utf8
 from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
 from ..limits import MAX_LINK_CHARS, too_long
 from ..link import decode_game, encode_game
 from ..scan import lower, strip
+from ..state import apply_move, legal_moves
 from .saved import SavedGameError, saved_from_json
 from .settings import (
     DEFAULT_DELAY,
@@ -46,7 +47,7 @@ from .settings import (
 __all__ = ["PLAYER_KINDS", "REMOTE", "VARIANTS", "DELAYS", "DEFAULT_DELAY", "STORAGE_KEY", "Settings", "PageSetup",
            "read_params", "open_page", "game_url", "opponent_url", "ai_level", "player_label", "game_from_text",
            "settings_from_json", "settings_from_dict", "settings_to_json", "settings_from_params", "load_json",
-           "from_the_start", "continues_game", "replaces_game_in_progress"]
+           "from_the_start", "continues_game", "replaces_game_in_progress", "moves_chosen_for"]
 
 
 class PageSetup(NamedTuple("PageSetup", [("game", Game), ("players", "dict[str, str]"), ("notices", "list[str]"),
@@ -153,9 +154,21 @@ def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
             fresh = "" if _names_a_game(params) else " A new game has started."
             notices.append(f"Your saved game could not be read: {_short(str(exc))}. It is kept aside.{fresh}")
     in_progress = current or ((restored.game, restored.settings) if restored else None)
+    you = params.get("you", "").strip().lower()
 
     def setup(game: Game, chosen: Settings, source: str) -> PageSetup:
-        previous = in_progress if in_progress and replaces_game_in_progress(game, in_progress[0]) else None
+        previous = None
+        if in_progress and replaces_game_in_progress(game, in_progress[0]):
+            previous = in_progress
+        elif in_progress and source == "link" and you in COLORS and not in_progress[0].result:
+            chosen_here = moves_chosen_for(you, game, in_progress[0])
+            if chosen_here and in_progress[0].moves:
+                previous = in_progress  # an opponent's link brings their moves only: ask first
+                notices.append(f"The link also plays for you ({capitalize(you)}: {', '.join(chosen_here)}), "
+                               "not only your opponent's moves.")
+        if chosen.white == chosen.black == REMOTE:
+            notices.append("Both sides play by link on their own devices: nobody plays on this page, "
+                           "it only shows the game.")
         return PageSetup(game, chosen.players, notices, chosen, source, set_aside, previous)
 
     def keep(problem: str) -> PageSetup:
@@ -247,6 +260,26 @@ def replaces_game_in_progress(game: Game, earlier: Game) -> bool:
     (True, False)
     """
     return bool(earlier.moves) and earlier.result is None and not continues_game(game, earlier)
+
+
+def moves_chosen_for(color: str, game: Game, earlier: Game) -> list[str]:
+    """The moves ``game`` adds to ``earlier`` (which it continues) that ``color`` chose: made
+    by ``color`` when another move was legal. A link from the opponent (``you=color``) adds
+    only their moves, and those the rules then force on ``color`` (a pass).
+
+    >>> earlier = Game.from_record("1.e3")
+    >>> moves_chosen_for("white", Game.from_record("1.e3 2.a5"), earlier)
+    []
+    >>> moves_chosen_for("white", Game.from_record("1.e3 2.a5 3.b5"), earlier)
+    ['b5']
+    """
+    out = []
+    state = earlier.state
+    for move in game.moves[len(earlier.moves):]:
+        if COLORS[state.turn] == color and len(legal_moves(state)) > 1:
+            out.append(str(move))
+        state = apply_move(state, move)
+    return out
 
 
 _FORM_NAMES: Final = {"g": "game code", "record": "record", "position": "position"}

@@ -44,20 +44,22 @@ def find(target, selector: str):
 
 def load(key: str) -> str | None:
     """What ``localStorage`` keeps under ``key``, or ``None`` (nothing, or storage switched off)."""
-    try:
-        value = element(window.localStorage.getItem(key))
-    except Exception:  # storage can be switched off
-        return None
+    value = element(_storage().get(key))
     return None if value is None else str(value)
 
 
-def store(key: str, value: str) -> bool:
-    """Keep ``value`` under ``key`` in ``localStorage``; whether the browser kept it."""
-    try:
-        window.localStorage.setItem(key, value)
-    except Exception:
-        return False
-    return True
+def store(key: str, value: str | None) -> bool:
+    """Keep ``value`` under ``key`` in ``localStorage`` (``None``: remove it); whether the
+    browser did (storage can be full or switched off)."""
+    return str(_storage().set(key, value)) == ""
+
+
+def _storage():
+    """The page's ``yinshStorage`` (index.html): on MicroPython, ``except`` does not see an
+    exception thrown by a JavaScript call such as ``localStorage.setItem`` on a full storage:
+    it unwinds through the Python code to the event loop, so each such call goes through a
+    JavaScript function that answers instead of throwing."""
+    return window.yinshStorage
 
 
 def esc(text: str) -> str:

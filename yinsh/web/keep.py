@@ -18,7 +18,7 @@ import datetime
 from ..errors import NotationError, YinshError
 from ..limits import MAX_TEXT_CHARS, too_long
 from . import Settings, from_the_start, game_url, opponent_url
-from .dom import create_proxy, document, element, find, to_js, warn, window
+from .dom import create_proxy, document, find, load, store, to_js, warn, window
 from .records import (
     RECORD_MIME,
     Listed,
@@ -29,13 +29,15 @@ from .records import (
     record_notices,
     record_title,
 )
-from .saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json
+from .saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json, time_from_iso
 from .session import NAMES, Session
 
 __all__ = ["GameKeeper", "ACTIONS"]
 
 ACTIONS = ("save-record", "copy-record", "open-record", "copy-link", "copy-opponent-link")
 """The ``data-action`` values of the Game menu's buttons."""
+NOT_SAVED = ("This game is not being saved: the browser's storage for this page is full or switched off. "
+             "Play goes on; the page's address still holds the game (bookmark it, or save the record).")
 NOT_BY_LINK = ("This game started from a set-up position: it cannot be played by link, where a game always "
                "starts from the first move.")
 
@@ -159,33 +161,27 @@ class GameKeeper:
     # ------------------------------------------------------------------ the saved game
 
     def autosave(self) -> None:
-        """Keep the game and settings in ``localStorage`` (quietly: storage may be off)."""
+        """Keep the game and settings in ``localStorage``. When the browser refuses (its storage
+        full or switched off), the older saved game is removed, so that a new tab never opens it
+        as the latest, and the save tried once more in the room it leaves; if that fails too,
+        the page says once that the game is not being saved, and play goes on."""
         session = self.session
-        try:
-            window.localStorage.setItem(SAVED_KEY, saved_to_json(session.game, session.settings,
-                                                                 int(window.Date.now())))
-        except Exception:
-            if not self.storage_warned:
-                self.storage_warned = True
-                session.notices.append("This browser does not keep data for this page: the game is not saved "
-                                       "across visits (the page's address still holds it).")
+        text = saved_to_json(session.game, session.settings, time_from_iso(str(window.Date.new().toISOString())))
+        if store(SAVED_KEY, text) or (store(SAVED_KEY, None) and store(SAVED_KEY, text)):
+            return
+        if not self.storage_warned:
+            self.storage_warned = True
+            session.notices.append(NOT_SAVED)
 
     def set_aside(self, text: str) -> None:
         """Keep saved data that could not be read under its own key, for a bug report."""
-        try:
-            window.localStorage.setItem(SET_ASIDE_KEY, text)
-        except Exception:
+        if not store(SET_ASIDE_KEY, text):
             self.session.notices.append("The unreadable saved data could not be kept aside: this browser's "
                                         "storage is full or switched off.")
 
     @staticmethod
     def read_saved() -> str | None:
-        try:
-            text = window.localStorage.getItem(SAVED_KEY)
-        except Exception:  # storage can be switched off
-            return None
-        text = element(text)
-        return None if text is None else str(text)
+        return load(SAVED_KEY)
 
     # ------------------------------------------------------------------ the Open record dialog
 

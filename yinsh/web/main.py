@@ -17,7 +17,7 @@ from . import STORAGE_KEY, PageSetup, Settings, game_url, open_page, settings_fr
 from .client import ComputerClient
 from .controls import BoardInput
 from .dialogs import Dialogs
-from .dom import document, element, find, listen, window
+from .dom import document, element, find, listen, load, store, window
 from .keep import ACTIONS, GameKeeper
 from .learn import Learning
 from .session import Session
@@ -99,15 +99,10 @@ class App:
         self.session.new_game(settings, _seed())
 
     def stored_settings(self) -> Settings:
-        try:
-            return settings_from_json(element(window.localStorage.getItem(STORAGE_KEY)))
-        except Exception:  # storage can be switched off
-            return Settings()
+        return settings_from_json(load(STORAGE_KEY))
 
     def store_settings(self, settings: Settings) -> None:
-        try:
-            window.localStorage.setItem(STORAGE_KEY, settings_to_json(settings))
-        except Exception:
+        if not store(STORAGE_KEY, settings_to_json(settings)):
             self.session.notices.append("This browser does not keep settings: the choice lasts for this page only.")
 
     def on_hash_change(self, event) -> None:

@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Final
 from ..compat import capitalize, ordered_dict
 from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
-from ..pgn import RESULTS, is_sgf, move_texts, read_tags
+from ..limits import MAX_MOVE_NUMBER_DIGITS, MAX_MOVES
+from ..pgn import RESULTS, is_sgf, read_tags, record_text
 from ..record import Record, read_record, split_records, write_record
 from ..scan import strip, visible
 from . import REMOTE, Settings, ai_level
@@ -87,9 +88,27 @@ def record_filename(date: datetime.date) -> str:
     return f"yinsh-{date.isoformat()}.ygn"
 
 
+_LABEL_TAGS: Final = frozenset(("White", "Black", "Scenario", "Game", "Event", "Date", "Result"))
+"""The tags a game's line in the list shows (:meth:`Listed.label`)."""
+_LABEL_PREFIXES: Final = tuple("[" + name for name in sorted(_LABEL_TAGS))
+_SHOWN_LINES: Final = 20
+"""The first tag pairs of a game among which the list looks for those it shows (records put
+them first: the PGN roster is Event, Site, Date, Round, White, Black, Result): a hundred games
+of a hundred tag pairs each are listed without a step of Python for each pair."""
+_COMMENT_STEPS: Final = 8
+"""Comments holding a dot that the count of moves steps over at either end of a record."""
+
+
 class Listed:
-    """A game found in imported text, read as far as its tags and its moves' count: replaying
-    it (:meth:`record`) waits until it is chosen, so a file of a hundred games lists at once."""
+    """A game found in imported text, glanced at for its line in the list: the tags that line
+    shows and its moves' count. Reading it (:meth:`record`) waits until it is chosen.
+
+    The glance costs a few scans of the text in C, never a step per word or comment: on the
+    page's MicroPython a step of Python costs microseconds, and a paste within the limits holds
+    half a million words (``yinsh bench`` times the worst one). A numbered record's moves are
+    counted from its first and last move numbers, an unnumbered one's by its words; a record
+    read otherwise (or not at all) shows no count, and says what is wrong when chosen. On every
+    record that reads, the glance gives what reading gives (a property test holds it to that)."""
 
     __slots__ = ("number", "count", "text", "tags", "moves", "_record")
 
@@ -97,13 +116,16 @@ class Listed:
         self.number, self.count, self.text = number, count, text
         """The game's place among ``count`` and its record's text."""
         self._record: Record | None = None
+        self.tags: dict[str, str]
+        """The tags its line shows (all of them once read)."""
+        self.moves: int | None
+        """How many moves it has; ``None`` when the glance could not tell."""
         try:
             if is_sgf(text):  # an SGF file is one game: read it whole
                 self._record = read_record(text)
                 self.tags, self.moves = self._record.tags, len(self._record.game.moves)
             else:
-                self.tags, body = read_tags(text)
-                self.moves = len(move_texts(body, 0))
+                self.tags, self.moves = _glance(record_text(text))
         except YinshError as exc:
             raise self._located(exc) from None
 
@@ -127,8 +149,76 @@ class Listed:
         ['1. Ann – ?, 2 moves, 0-1', '2. x, 1 move']
         """
         result = self.tags.get("Result", "")
-        return f"{self.number}. {_title(self.tags)}, {_plural(self.moves, 'move')}" + (
-            f", {result}" if result in RESULTS and result != "*" else "")
+        count = "" if self.moves is None else f", {_plural(self.moves, 'move')}"
+        shown = f", {result}" if result in RESULTS and result != "*" else ""
+        return f"{self.number}. {_title(self.tags)}{count}{shown}"
+
+
+def _glance(text: str) -> tuple[dict[str, str], int | None]:
+    """The tags a list shows and the count of moves of a record in official notation, by scans
+    in C (see :class:`Listed`). Raises ``NotationError`` for a shown tag that cannot be read."""
+    header, body = "", text
+    if text.startswith("["):
+        # The tag pairs come first, each on its line, and no later line starts with "[" (it
+        # would begin the next game: split_records): the movetext follows the last such line.
+        last = text.rfind("\n[")
+        end = text.find("\n", last + 1 if last >= 0 else 0)
+        header, body = (text, "") if end < 0 else (text[:end], text[end:])
+    shown = ordered_dict()
+    for line in header.split("\n", _SHOWN_LINES)[:_SHOWN_LINES] if header else ():
+        if line.startswith(_LABEL_PREFIXES):
+            name = line[1:].split(None, 1)[0]
+            if name in _LABEL_TAGS:
+                shown[name] = line  # the last of a repeated name counts, as in reading
+    tags = read_tags("\n".join(shown.values()))[0] if shown else {}
+    return tags, _count_moves(body)
+
+
+def _count_moves(body: str) -> int | None:
+    """The moves of a movetext, from its move numbers or its words; ``None`` if unsure."""
+    first = _outside_comments(body, body.find("."), forward=True)
+    if first is None:
+        return None
+    if first < 0:  # no move number: the moves are the words (comments aside)
+        if "{" in body:
+            return None
+        words = body.split(None, MAX_MOVES + 1)
+        if words and words[-1] in RESULTS:
+            words.pop()
+        return len(words) if len(words) <= MAX_MOVES else None
+    last = _outside_comments(body, body.rfind("."), forward=False)
+    low, high = _number_at(body, first), _number_at(body, last) if last is not None else None
+    if low is None or high is None or not 0 < high - low + 1 <= MAX_MOVES:
+        return None
+    return high - low + 1
+
+
+def _outside_comments(body: str, dot: int, forward: bool) -> int | None:
+    """``dot``, or the next dot (``forward``) or the one before outside ``{comments}``: -1 for
+    none, ``None`` past :data:`_COMMENT_STEPS` comments."""
+    for _ in range(_COMMENT_STEPS):
+        if dot < 0 or body.rfind("{", 0, dot) <= body.rfind("}", 0, dot):
+            return dot
+        if forward:
+            closing = body.find("}", dot)
+            dot = -1 if closing < 0 else body.find(".", closing)
+        else:
+            dot = body.rfind(".", 0, body.rfind("{", 0, dot))
+    return None
+
+
+def _number_at(body: str, dot: int) -> int | None:
+    """The move number written before the dot at ``dot`` (``12.`` or ``12...``), or ``None``."""
+    end = dot
+    while end > 0 and body[end - 1] == ".":
+        end -= 1
+    start = end
+    while start > 0 and end - start <= MAX_MOVE_NUMBER_DIGITS and "0" <= body[start - 1] <= "9":
+        start -= 1
+    if start == end or end - start > MAX_MOVE_NUMBER_DIGITS or (start and not body[start - 1].isspace()
+                                                                  and body[start - 1] != "}"):
+        return None
+    return int(body[start:end])
 
 
 def list_import(text: str) -> list[Listed]:

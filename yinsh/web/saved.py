@@ -6,7 +6,9 @@ The saved form is JSON text, version 1::
      "time": 1764400000000}
 
 ``game`` is the whole game as a :mod:`yinsh.link` code (history included); ``time`` is when
-it was saved (milliseconds since 1970, as JavaScript's ``Date.now()``). A later version of
+it was saved (milliseconds since 1970, as JavaScript's ``Date.now()``; the page reads it as
+text, :func:`time_from_iso`: the MicroPython of the page's main thread receives a JavaScript
+number above 2³¹ wrapped modulo 2³²). A later version of
 the page may add keys (version 1 readers ignore them) and bumps ``version`` only when a
 version 1 reader would misread the data: such data is refused, never guessed at.
 
@@ -31,7 +33,7 @@ from ..link import decode_game, encode_game
 from .settings import Settings, load_json, settings_from_dict
 
 __all__ = ["SAVED_KEY", "SET_ASIDE_KEY", "SAVED_VERSION", "SavedGame", "SavedGameError", "saved_to_json",
-           "saved_from_json"]
+           "saved_from_json", "time_from_iso"]
 
 SAVED_KEY: Final = "yinsh.saved"
 """The ``localStorage`` key of the saved game."""
@@ -99,3 +101,30 @@ def saved_from_json(text: str) -> SavedGame:
         raise SavedGameError(f"its time {time!r} is not a time")
     chosen = settings_from_dict(settings)._replace(variant=game.variant)
     return SavedGame(game, chosen, int(time))
+
+
+def time_from_iso(text: str) -> int:
+    """Milliseconds since 1970 of a UTC time written as JavaScript's ``Date.toISOString()`` does.
+
+    >>> time_from_iso("2026-12-01T20:38:46.504Z"), time_from_iso("1970-01-01T00:00:00.000Z")
+    (1796157526504, 0)
+    >>> time_from_iso("+275760-09-13T00:00:00.000Z")  # the last time a JavaScript Date holds
+    8640000000000000
+
+    Raises ``ValueError`` for other text.
+    """
+    date, _, clock = text.partition("T")
+    sign = -1 if date[:1] == "-" else 1
+    parts = date.lstrip("+-").split("-")
+    hours, minutes, rest = clock.rstrip("Z").split(":")
+    seconds, _, millis = rest.partition(".")
+    if len(parts) != 3 or not clock.endswith("Z"):
+        raise ValueError(f"{text!r} is not a time as Date.toISOString() writes it")
+    year, month, day = sign * int(parts[0]), int(parts[1]), int(parts[2])
+    # days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil)
+    year -= 1 if month <= 2 else 0
+    era = (year if year >= 0 else year - 399) // 400
+    of_era = year - era * 400
+    of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    days = era * 146097 + of_era * 365 + of_era // 4 - of_era // 100 + of_year - 719468
+    return ((days * 24 + int(hours)) * 60 + int(minutes)) * 60_000 + int(seconds) * 1000 + int(millis or 0)

@@ -21,7 +21,7 @@ from ..move import Move, row_name
 from ..render import ring_icon_svg
 from ..state import RINGS_PER_PLAYER, State, pool
 from ..turn import result_text
-from . import from_the_start, player_label
+from . import REMOTE, from_the_start, player_label
 from .access import point_labels, spoken_prompt
 from .history import mover_of, state_after
 from .preview import Preview, preview
@@ -170,6 +170,9 @@ def prompt_lines(session: Session) -> tuple[str, str]:
         return result_text(game) or "", turn.detail
     if level is not None and session.paused:
         return f"{session.name_of(mover)} to move: paused", "Press Resume to let the computers play on."
+    if session.remote_to_move() and set(session.players.values()) == {REMOTE}:
+        return (f"{NAMES[mover]} to move: nobody plays on this page",
+                "Both sides play by link on their own devices: this page only shows the game.")
     if session.remote_to_move():
         return (f"{NAMES[mover]} to move, on their own device",
                 "Send them the link to this game (Link for the opponent); their move comes back as a link.")
