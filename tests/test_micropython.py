@@ -12,7 +12,7 @@ each). All of
 them run in one MicroPython process per session. Without Node.js or the npm package the lane
 is skipped here and fails under CI (``make setup`` installs both).
 
-To add a browser-free module (say ``yinsh/web/session.py``): add its path to
+To add a browser-free module (say ``yinsh/page/session.py``): add its path to
 ``ENTRY_MODULES`` in tests/mpy_lane/lane.py (what it imports comes along), write a probe in
 tests/mpy_lane/probes.py that calls its main functions and returns plain data (lists,
 strings, ints; no floats, no dict order), and add a line calling it to :data:`CALLS`.

@@ -10,11 +10,11 @@ from helpers import DATA, load
 
 from yinsh import Game
 from yinsh.outcome import TERMINATIONS, Outcome
+from yinsh.page.access import result_announcement
+from yinsh.page.records import export_tags, record_title
+from yinsh.page.settings import Settings
 from yinsh.record import read_record
 from yinsh.turn import Turn, result_text
-from yinsh.web import Settings
-from yinsh.web.access import result_announcement
-from yinsh.web.records import export_tags, record_title
 
 GAMES = load("games.ygn") + load("scenarios.ygn")
 FINISHED = [r for r in GAMES if r.game.outcome is not None]

@@ -144,9 +144,10 @@ def hostile_inputs() -> list[Hostile]:
         MAX_WORDS,
     )
     from .link import encode_game
+    from .page.links import _quote
+    from .page.saved import saved_to_json
+    from .page.settings import Settings
     from .position import check_digits, encode_position
-    from .web import Settings, _quote
-    from .web.saved import saved_to_json
 
     placed = Game.from_record(NOTATION_EXAMPLE)
     far = encode_position(placed.state, 10 ** 4400)  # a move number no game reaches, and a valid check
@@ -209,10 +210,10 @@ def open_door(door: str, text: str) -> str:
     from .errors import YinshError
     from .game import Game
     from .link import decode_game
-    from .web import open_page
-    from .web.embedding import parse_embed
-    from .web.records import list_import
-    from .web.saved import SavedGameError, saved_from_json
+    from .page.embed import parse_embed
+    from .page.links import open_page
+    from .page.records import list_import
+    from .page.saved import SavedGameError, saved_from_json
 
     try:
         if door == "record":

@@ -307,7 +307,7 @@ def board_svg(
     - ``standalone``: embed :data:`BOARD_CSS` and the XML namespace, for a file on its own;
       ``size`` sets its width in pixels; ``title`` its accessible name.
     - ``point_labels``: for a board played on a page, the accessible name of each point
-      (:func:`yinsh.web.access.point_labels`). Each point's element then gets
+      (:func:`yinsh.page.access.point_labels`). Each point's element then gets
       ``id="yb-pt-e4"`` (for ``aria-activedescendant``), ``role="button"`` and that name;
       the ``<svg>`` itself is left unnamed (``role="none"``) for its container to name.
 

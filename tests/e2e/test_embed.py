@@ -17,7 +17,7 @@ from pages import RecordedPage, guard_caught, guard_problem, shared_page_fixture
 
 from yinsh.board import point_name
 from yinsh.game import Game
-from yinsh.web.embedding import parse_embed
+from yinsh.page.embed import parse_embed
 
 BOOT_TIMEOUT_MS = 60_000
 EXAMPLE = "examples/embed.html"

@@ -17,7 +17,7 @@ from games import BRAVE_COMBO, NOTATION_EXAMPLE
 from pages import AI_TIMEOUT_MS, LinkedGamePage, serve_failing_worker, shared_page_fixtures, wait_for_person
 
 from yinsh.game import Game
-from yinsh.web.history import state_after
+from yinsh.page.history import state_after
 
 #: ``page``: the shared page; the test fails on anything the browser or the page's guard reported.
 shared_page, page = shared_page_fixtures(LinkedGamePage, "page")

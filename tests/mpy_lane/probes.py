@@ -16,37 +16,30 @@ from yinsh.compat import decode_utf8
 from yinsh.diagram import diagram_svg
 from yinsh.lessons import lessons
 from yinsh.link import decode_game, encode_game
+from yinsh.page.access import KEY_DIRECTIONS, Announcer, neighbour, point_labels, row_for_key, spoken_prompt
+from yinsh.page.embed import EmbedError, parse_embed, step_label
+from yinsh.page.graph import eval_graph_svg
+from yinsh.page.guide import guide_line
+from yinsh.page.history import History, mover_of, state_after
+from yinsh.page.links import game_url, open_page, opponent_url, read_params
+from yinsh.page.prefs import THEMES, applied_theme, guide_on, sound_on, theme_choice, welcome_choice, welcome_due
+from yinsh.page.preview import preview, row_at
+from yinsh.page.records import export_record, import_error_message, list_import, read_import, record_title
+from yinsh.page.rules_panel import rules_html
+from yinsh.page.saved import SavedGameError, saved_from_json, saved_to_json
+from yinsh.page.session import Session
+from yinsh.page.settings import Settings, settings_from_json, settings_to_json
+from yinsh.page.sounds import move_cues, schedule
+from yinsh.page.status import status
 from yinsh.position import decode_position, encode_position
 from yinsh.record import read_record, read_records
 from yinsh.render import board_svg, nearest_point, point_xy, ring_icon_svg
 from yinsh.state import count_legal_moves
 from yinsh.turn import Turn, decisions_of, result_text
-from yinsh.web import (
-    Settings,
-    game_url,
-    open_page,
-    opponent_url,
-    read_params,
-    settings_from_json,
-    settings_to_json,
-)
-from yinsh.web.access import KEY_DIRECTIONS, Announcer, neighbour, point_labels, row_for_key, spoken_prompt
-from yinsh.web.cues import move_cues, schedule
-from yinsh.web.embedding import EmbedError, parse_embed, step_label
-from yinsh.web.graph import eval_graph_svg
-from yinsh.web.guide import guide_line
-from yinsh.web.history import History, mover_of, state_after
-from yinsh.web.prefs import THEMES, applied_theme, guide_on, sound_on, theme_choice, welcome_choice, welcome_due
-from yinsh.web.preview import preview, row_at
-from yinsh.web.records import export_record, import_error_message, list_import, read_import, record_title
-from yinsh.web.rules import rules_html
-from yinsh.web.saved import SavedGameError, saved_from_json, saved_to_json
-from yinsh.web.session import Session
-from yinsh.web.status import status
 
 
 def imports(modules):
-    """Import every module named (``yinsh.web.access``, …); their names once imported."""
+    """Import every module named (``yinsh.page.access``, …); their names once imported."""
     for name in modules:
         __import__(name)
     return modules

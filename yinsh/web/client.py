@@ -3,7 +3,7 @@
 The computer player, the hint and the evaluation graph run in a web worker on Pyodide
 (:mod:`yinsh.web.worker`), so that the page stays responsive while it thinks and a game
 between people never downloads Pyodide at all. :meth:`ComputerClient.sync` asks the worker
-the questions the session wants answered (:meth:`~yinsh.web.session.Session.requests`),
+the questions the session wants answered (:meth:`~yinsh.page.session.Session.requests`),
 each once, and hands every answer back to the session, which drops the stale ones. The
 worker starts at once when a computer plays, else with the first question (or when the
 Hint button is about to be pressed).
@@ -23,9 +23,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from .computer import Request
+from ..page.computer import Request
+from ..page.session import Session
 from .dom import document, warn, window
-from .session import Session
 
 __all__ = ["ComputerClient", "WORKER_URL", "WORKER_CONFIG", "BOOT_SECONDS"]
 

@@ -1,6 +1,6 @@
 """The embeddable diagram's glue (``embed.html``, PyScript, main thread).
 
-A straight line, as on the game page: the URL → :func:`~yinsh.web.embedding.parse_embed` →
+A straight line, as on the game page: the URL → :func:`~yinsh.page.embed.parse_embed` →
 :func:`~yinsh.render.board_svg`; the step buttons and arrow keys change the move shown; in a
 puzzle, clicks (or Enter on a focused point) → :class:`~yinsh.turn.Turn` → the move is
 compared with the expected ones. Bad parameters show their message in the frame; a handler
@@ -18,10 +18,10 @@ from __future__ import annotations
 from ..board import parse_point
 from ..game import Game
 from ..move import Move, parse_row
+from ..page.embed import EmbedError, EmbedSpec, parse_embed, step_label
 from ..render import board_svg
 from ..turn import Turn
 from .dom import document, element, find, listen, window
-from .embedding import EmbedError, EmbedSpec, parse_embed, step_label
 
 __all__ = ["Embed", "start"]
 

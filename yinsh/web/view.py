@@ -1,12 +1,12 @@
-"""The game page's view (PyScript, main thread): it draws a :class:`~yinsh.web.session.Status`.
+"""The game page's view (PyScript, main thread): it draws a :class:`~yinsh.page.session.Status`.
 
 :meth:`View.draw` is the only way the page changes what it shows. It starts no work of its
 own: it compares each part of the status with what it drew last (one cache, :attr:`View.shown`)
 and touches the DOM only where something changed. The board is redrawn when its
 :func:`~yinsh.render.board_svg` arguments change; a change's animation (a ring sliding,
 markers flipping, a computer's move drawn step by step) plays once, by the status's
-:class:`~yinsh.web.session.Motion` token. What a screen reader is told goes through one
-polite live region (:class:`~yinsh.web.access.Announcer` says what happened).
+:class:`~yinsh.page.session.Motion` token. What a screen reader is told goes through one
+polite live region (:class:`~yinsh.page.access.Announcer` says what happened).
 
 Testing hooks, updated at every draw (docs/ARCHITECTURE.md lists them all): on ``<html>``
 ``data-to-move``, ``data-ai``, ``data-ai-discarded``, ``data-sounds``; on ``#board``
@@ -21,12 +21,12 @@ from __future__ import annotations
 import asyncio
 
 from ..board import WINDOWS, point_name
+from ..page.access import START_POINT, Announcer
+from ..page.graph import eval_graph_svg
+from ..page.status import Status
 from ..render import board_svg, point_xy, preview_svg
-from .access import START_POINT, Announcer
 from .audio import AUDIO
 from .dom import create_proxy, document, element, esc, warn, window
-from .graph import eval_graph_svg
-from .status import Status
 
 __all__ = ["View", "FOCUS_HALF"]
 

@@ -31,8 +31,8 @@ from yinsh.ai import think as _think
 from yinsh.ai.evaluation import node_of
 from yinsh.ai.negamax import Searcher
 from yinsh.game import Game
+from yinsh.page.links import game_from_text
 from yinsh.state import State, apply_move, legal_moves, termination
-from yinsh.web import game_from_text
 
 __all__ = ["hello", "think", "bench", "evaluate", "white_value"]
 __export__ = ["hello", "think", "bench", "evaluate"]

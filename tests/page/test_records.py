@@ -1,5 +1,5 @@
-"""Keeping and sharing games without a browser: record files (yinsh.web.records), links
-(game_url, opponent_url, open_page) and the saved game (yinsh.web.saved).
+"""Keeping and sharing games without a browser: record files (yinsh.page.records), links
+(game_url, opponent_url, open_page) and the saved game (yinsh.page.saved).
 
 Round trips run over random legal games (hypothesis picks the seeds); the readers are fuzzed
 with corrupt input, and may only raise the errors they document.
@@ -17,14 +17,12 @@ from helpers import DATA, game_at, load
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import yinsh.web.records
-import yinsh.web.saved
+import yinsh.page.records
+import yinsh.page.saved
 from yinsh import Game, IllegalMoveError, NotationError
 from yinsh.link import decode_game, encode_game
-from yinsh.playout import random_move
-from yinsh.state import BLACK
-from yinsh.web import REMOTE, Settings, from_the_start, game_url, open_page, opponent_url
-from yinsh.web.records import (
+from yinsh.page.links import from_the_start, game_url, open_page, opponent_url
+from yinsh.page.records import (
     export_record,
     export_tags,
     import_error_message,
@@ -32,7 +30,10 @@ from yinsh.web.records import (
     read_import,
     record_filename,
 )
-from yinsh.web.saved import SAVED_VERSION, SavedGameError, saved_from_json, saved_to_json
+from yinsh.page.saved import SAVED_VERSION, SavedGameError, saved_from_json, saved_to_json
+from yinsh.page.settings import REMOTE, Settings
+from yinsh.playout import random_move
+from yinsh.state import BLACK
 
 DAY = datetime.date(2026, 11, 29)
 GAMES = load("games.ygn")
@@ -69,7 +70,7 @@ def same_game(a: Game, b: Game) -> bool:
             and a.start_ply == b.start_ply and a.variant == b.variant)
 
 
-@pytest.mark.parametrize("module", [yinsh.web.records, yinsh.web.saved])
+@pytest.mark.parametrize("module", [yinsh.page.records, yinsh.page.saved])
 def test_doctests(module):
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried and not failures

@@ -1,4 +1,4 @@
-"""The page's session, browser-free (yinsh.web.session): a person's decisions, the computer's
+"""The page's session, browser-free (yinsh.page.session): a person's decisions, the computer's
 answers, undo and redo, review and what the page shows — everything but the DOM.
 
 The computer here is the real worker module (yinsh.web.worker) called in-process: what the
@@ -13,23 +13,24 @@ import random
 
 import pytest
 
-import yinsh.web.computer
-import yinsh.web.session
-import yinsh.web.status
+import yinsh.page.computer
+import yinsh.page.session
+import yinsh.page.status
 from yinsh.board import parse_point
 from yinsh.game import Game
 from yinsh.move import Move, parse_row
+from yinsh.page.computer import HINT_LEVEL, Request, frames_of
+from yinsh.page.session import Session
+from yinsh.page.settings import Settings
+from yinsh.page.status import status
 from yinsh.state import make_state
 from yinsh.turn import Decision, Turn, decisions_of
-from yinsh.web import Settings, worker
-from yinsh.web.computer import HINT_LEVEL, Request, frames_of
-from yinsh.web.session import Session
-from yinsh.web.status import status
+from yinsh.web import worker
 
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
 
 
-@pytest.mark.parametrize("module", [yinsh.web.session, yinsh.web.status, yinsh.web.computer])
+@pytest.mark.parametrize("module", [yinsh.page.session, yinsh.page.status, yinsh.page.computer])
 def test_doctests(module):
     failures, tried = doctest.testmod(module)
     assert tried and not failures

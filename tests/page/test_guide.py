@@ -12,18 +12,15 @@ from pathlib import Path
 import pytest
 from helpers import load
 
-import yinsh.web.guide
-import yinsh.web.prefs
-import yinsh.web.rules
+import yinsh.page.guide
+import yinsh.page.prefs
+import yinsh.page.rules_panel
 from yinsh.board import parse_point
 from yinsh.game import Game
 from yinsh.lessons import MISTAKES, POOL_GAME, lessons
 from yinsh.move import parse_row
-from yinsh.render import PALETTES
-from yinsh.state import WHITE, make_state
-from yinsh.turn import Decision, Phase, Turn
-from yinsh.web.guide import FIRST_PICK, FIRST_TARGET, OVERLINE, PLACE, SEVERAL_ROWS, guide_line, rows_in_reach
-from yinsh.web.prefs import (
+from yinsh.page.guide import FIRST_PICK, FIRST_TARGET, OVERLINE, PLACE, SEVERAL_ROWS, guide_line, rows_in_reach
+from yinsh.page.prefs import (
     GUIDE_KEY,
     LINK_KEYS,
     SOUND_KEY,
@@ -42,9 +39,12 @@ from yinsh.web.prefs import (
     welcome_choice,
     welcome_due,
 )
-from yinsh.web.rules import rules_html, step_id
+from yinsh.page.rules_panel import rules_html, step_id
+from yinsh.render import PALETTES
+from yinsh.state import WHITE, make_state
+from yinsh.turn import Decision, Phase, Turn
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 INDEX = (ROOT / "index.html").read_text(encoding="utf-8")
 PAGE_CSS = (ROOT / "static" / "css" / "yinsh.css").read_text(encoding="utf-8")
 SCENARIOS = {r.tags["Scenario"]: r.game for r in load("scenarios.ygn")}
@@ -52,7 +52,7 @@ GAMES = {r.tags["Game"]: r.game for r in load("games.ygn")}
 NOTATION_EXAMPLE = SCENARIOS["official notation example"]
 
 
-@pytest.mark.parametrize("module", [yinsh.web.guide, yinsh.web.prefs, yinsh.web.rules])
+@pytest.mark.parametrize("module", [yinsh.page.guide, yinsh.page.prefs, yinsh.page.rules_panel])
 def test_doctests(module):
     """pytest's doctest run skips yinsh/web (its glue needs a browser); these modules do not."""
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

@@ -1,6 +1,6 @@
 """The page's sounds, browser-free: which ones a change makes, and what each is made of.
 
-Sound is off until the visitor switches it on (:mod:`yinsh.web.prefs`). Then a placement, a
+Sound is off until the visitor switches it on (:mod:`yinsh.page.prefs`). Then a placement, a
 ring move, the markers it flips and a row removed each make a soft sound, synthesised in the
 browser with the Web Audio API (:mod:`yinsh.web.audio`): no audio file, nothing fetched. What
 is heard is decided here, from the turn or the move just made (:func:`decision_cues`,

@@ -1,9 +1,9 @@
 """The page's Game menu (PyScript glue): save, copy and open records, share links, and the
 game kept in ``localStorage`` across reloads.
 
-The text it handles is made and read by browser-free modules: :mod:`yinsh.web.records`
+The text it handles is made and read by browser-free modules: :mod:`yinsh.page.records`
 (record files), :func:`yinsh.web.game_url` and :func:`yinsh.web.opponent_url` (links),
-:mod:`yinsh.web.saved` (the saved game). This module only moves that text between the
+:mod:`yinsh.page.saved` (the saved game). This module only moves that text between the
 game and the browser: a download, the clipboard, a file input, ``localStorage``.
 
 Testing hooks: the "Open record" dialog is ``#open-dialog``, its message ``#open-message``
@@ -17,9 +17,8 @@ import datetime
 
 from ..errors import NotationError, YinshError
 from ..limits import MAX_TEXT_CHARS, too_long
-from . import Settings, from_the_start, game_url, opponent_url
-from .dom import create_proxy, document, element, find, to_js, warn, window
-from .records import (
+from ..page.links import from_the_start, game_url, opponent_url
+from ..page.records import (
     RECORD_MIME,
     Listed,
     export_record,
@@ -28,8 +27,10 @@ from .records import (
     record_filename,
     record_title,
 )
-from .saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json
-from .session import NAMES, Session
+from ..page.saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json
+from ..page.session import NAMES, Session
+from ..page.settings import Settings
+from .dom import create_proxy, document, element, find, to_js, warn, window
 
 __all__ = ["GameKeeper", "ACTIONS"]
 

@@ -11,7 +11,7 @@ the page may add keys (version 1 readers ignore them) and bumps ``version`` only
 version 1 reader would misread the data: such data is refused, never guessed at.
 
 >>> from yinsh import Game
->>> from yinsh.web import Settings
+>>> from yinsh.page.settings import Settings
 >>> game = Game.from_record("1.e3 2.a5")
 >>> text = saved_to_json(game, Settings(black="ai-2"), 1764400000000)
 >>> saved = saved_from_json(text)
@@ -68,7 +68,7 @@ def saved_from_json(text: str) -> SavedGame:
     >>> saved_from_json('{"version": 2, "game": "G1…"}')
     Traceback (most recent call last):
     ...
-    yinsh.web.saved.SavedGameError: it was saved by a newer version of this page, in format 2, and ...
+    yinsh.page.saved.SavedGameError: it was saved by a newer version of this page, in format 2, and ...
     """
     try:
         data = load_json(text)

@@ -2,7 +2,7 @@
 
 The page is one-way (docs/ARCHITECTURE.md): an input — a click turned into a
 :class:`~yinsh.turn.Turn` decision, a button, a key, the computer's answer — calls a method
-of :class:`Session`; :func:`yinsh.web.status.status` then says what the page shows (drawn by
+of :class:`Session`; :func:`yinsh.page.status.status` then says what the page shows (drawn by
 :mod:`yinsh.web.view`) and :meth:`Session.requests` what the computer is to be asked (sent
 by :mod:`yinsh.web.client`). Nothing here touches the DOM, a
 timer or the worker, so the page's logic is tested under CPython, and the module runs
@@ -12,7 +12,7 @@ Every change of the position or of the players bumps :attr:`Session.generation`;
 of the computer carries the generation it was asked for and is dropped (counted in
 :attr:`Session.discarded`) when the game has moved on.
 
->>> from yinsh.web import Settings
+>>> from yinsh.page.settings import Settings
 >>> session = Session(Game(), Settings(black="ai-2"))
 >>> session.click_point(parse_point("e3"))
 >>> session.game.record(), [r.kind for r in session.requests()]
@@ -29,11 +29,11 @@ from ..board import parse_point  # noqa: F401 (doctests)
 from ..game import COLORS, Game
 from ..move import Move
 from ..turn import Turn
-from . import REMOTE, Settings, ai_level
 from .computer import GRAPHS_KEPT, NAMES, ComputerSide
-from .cues import decision_cues
 from .guide import guide_line
 from .history import History
+from .settings import REMOTE, Settings, ai_level
+from .sounds import decision_cues
 
 __all__ = ["Session", "Motion", "NAMES", "GRAPHS_KEPT"]
 
@@ -41,7 +41,7 @@ class Motion:
     """How the board shows the change just made, once: ``animate`` is :func:`board_svg`'s
     (``True``, ``"flips"`` for a dragged ring, ``False``); ``frames`` the steps of a computer's
     move with removals (``board_svg`` arguments and how long each shows); ``sounds`` what is
-    heard (:data:`yinsh.web.cues.CUES`, in order). ``token`` tells one motion from the next:
+    heard (:data:`yinsh.page.sounds.CUES`, in order). ``token`` tells one motion from the next:
     the view plays each once."""
 
     __slots__ = ("token", "animate", "frames", "sounds")
@@ -56,7 +56,7 @@ class Motion:
 
 class Session(ComputerSide):
     """The game, the turn being built, its history, who plays, the review and the state of the
-    computer player (its questions and answers: :class:`~yinsh.web.computer.ComputerSide`)."""
+    computer player (its questions and answers: :class:`~yinsh.page.computer.ComputerSide`)."""
 
     def __init__(self, game: Game, settings: Settings, notices: list[str] | None = None, seed: int = 0) -> None:
         self.generation = 0
@@ -77,7 +77,7 @@ class Session(ComputerSide):
         self._guide_for: tuple[Turn, int, str] | None = None
         self.pointer: tuple[int, float | None, float | None, bool] | None = None
         """Where the pointer or the keyboard's focus is on the board: (point, x, y, by key),
-        what the board previews (:func:`yinsh.web.preview.preview`); ``None``: off the board."""
+        what the board previews (:func:`yinsh.page.preview.preview`); ``None``: off the board."""
         self.touch = False
         """Whether the device is touch only (the page's words say "tap", not "click")."""
         self.sound = False

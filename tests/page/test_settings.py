@@ -11,29 +11,26 @@ from pathlib import Path
 
 import pytest
 
-import yinsh.web
+import yinsh.page.links
 import yinsh.web.worker as worker
 from yinsh.bench import midgame_positions
 from yinsh.game import Game
-from yinsh.web import (
+from yinsh.page.links import game_from_text, game_url, open_page, read_params
+from yinsh.page.settings import (
     DEFAULT_DELAY,
     DELAYS,
     PLAYER_KINDS,
     Settings,
-    game_from_text,
-    game_url,
-    open_page,
-    read_params,
     settings_from_json,
     settings_from_params,
     settings_to_json,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
 
 
-@pytest.mark.parametrize("module", [yinsh.web, worker])
+@pytest.mark.parametrize("module", [yinsh.page.links, worker])
 def test_doctests(module):
     """pytest's doctest run skips yinsh/web (its glue needs a browser); these two do not."""
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

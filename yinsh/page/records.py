@@ -6,7 +6,7 @@ and ``Result``, then the long-form moves. It reads back to the same game and tag
 
 >>> import datetime
 >>> from yinsh import Game
->>> from yinsh.web import Settings
+>>> from yinsh.page.settings import Settings
 >>> game = Game.from_record("1.e3 2.a5")
 >>> text = export_record(game, Settings(black="ai-3"), datetime.date(2026, 11, 29))
 >>> print(text, end="")
@@ -35,7 +35,7 @@ from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
 from ..pgn import RESULTS, is_sgf, move_texts, read_tags
 from ..record import Record, read_record, split_records, write_record
-from . import REMOTE, Settings, ai_level
+from .settings import REMOTE, Settings, ai_level
 
 if TYPE_CHECKING:
     import datetime

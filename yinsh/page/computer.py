@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from ..game import Game
 from ..move import Move
 from ..turn import Decision, Turn
-from .cues import move_cues
 from .settings import Settings
+from .sounds import move_cues
 
 __all__ = ["Request", "ComputerSide", "answer_of", "frames_of", "HINT_LEVEL", "ROW_MS", "MOVE_MS", "PLACE_MS",
            "GRAPHS_KEPT", "NAMES"]
@@ -117,7 +117,7 @@ def frames_of(game: Game, move: Move) -> list[tuple[dict, int]]:
 
 
 class ComputerSide:
-    """The session's side of the computer player (mixed into :class:`~yinsh.web.session.Session`,
+    """The session's side of the computer player (mixed into :class:`~yinsh.page.session.Session`,
     whose game, players and messages it reads and changes): what to ask the computer, and what
     each answer does — a move is played, a hint shown, graph values kept, a failure noticed."""
 

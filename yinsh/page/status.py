@@ -1,12 +1,12 @@
-"""What the game page shows, browser-free: :func:`status` reads a :class:`~yinsh.web.session.Session`.
+"""What the game page shows, browser-free: :func:`status` reads a :class:`~yinsh.page.session.Session`.
 
 A :class:`Status` is the page as plain values — the board's :func:`~yinsh.render.board_svg`
 arguments, the prompt and the guide's line, the players, the pool, the move list, the review
 area, which buttons are enabled — so that :mod:`yinsh.web.view` only copies it into the DOM
-and everything the page decides is tested under CPython (tests/test_web_session.py).
+and everything the page decides is tested under CPython (tests/page/test_session.py).
 
 >>> from yinsh.game import Game
->>> from yinsh.web import Settings
+>>> from yinsh.page.settings import Settings
 >>> shown = status(Session(Game.from_record("1.e3 2.a5"), Settings(black="ai-2")))
 >>> shown.prompt, shown.moves, shown.players[1].kind
 ('White: place a ring on an empty point', [(1, 'white', 'e3'), (2, 'black', 'a5')], 'AI 2')
@@ -21,11 +21,12 @@ from ..move import Move, row_name
 from ..render import ring_icon_svg
 from ..state import RINGS_PER_PLAYER, State, pool
 from ..turn import result_text
-from . import from_the_start, player_label
 from .access import point_labels, spoken_prompt
 from .history import mover_of, state_after
+from .links import from_the_start
 from .preview import Preview, preview
 from .session import NAMES, Motion, Session
+from .settings import player_label
 
 __all__ = ["Status", "PlayerStatus", "ReviewStatus", "status", "POOL_WARNING", "for_touch"]
 

@@ -1,5 +1,5 @@
-"""The page's history, browser-free: undo and redo of whole turns (yinsh.web.history), the
-evaluation graph's SVG (yinsh.web.graph) and the worker's evaluation of a game
+"""The page's history, browser-free: undo and redo of whole turns (yinsh.page.history), the
+evaluation graph's SVG (yinsh.page.graph) and the worker's evaluation of a game
 (yinsh.web.worker.evaluate)."""
 
 from __future__ import annotations
@@ -15,19 +15,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_rules import _blocked
 
-import yinsh.web.graph
-import yinsh.web.history
+import yinsh.page.graph
+import yinsh.page.history
 from yinsh.game import COLORS, Game
+from yinsh.page.graph import eval_graph_svg, squash
+from yinsh.page.history import History, mover_of, state_after
 from yinsh.web import worker
-from yinsh.web.graph import eval_graph_svg, squash
-from yinsh.web.history import History, mover_of, state_after
 
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
 BRAVE_COMBO = next(r.game for r in load("games.ygn") if r.tags["Game"] == "Y-BraveCombo-Dumbot-2026-03-20-0237")
 """A real game that Black won (three rings to two) with its last move."""
 
 
-@pytest.mark.parametrize("module", [yinsh.web.history, yinsh.web.graph])
+@pytest.mark.parametrize("module", [yinsh.page.history, yinsh.page.graph])
 def test_doctests(module):
     failures, tried = doctest.testmod(module)
     assert tried and not failures

@@ -1,0 +1,357 @@
+"""The game page: what it needs that does not need a browser.
+
+:mod:`yinsh.web.main` is the PyScript glue (DOM events → :class:`~yinsh.turn.Turn` →
+:func:`~yinsh.render.board_svg`); everything here is plain Python, tested in pytest:
+reading the page's query parameters and URL hash, opening the game they describe, the
+link that reopens the game in its current state (and the one that hands it to the
+opponent), and the "New game" settings they give (:mod:`yinsh.page.settings`, whose names
+this module re-exports). :mod:`yinsh.page.saved` is the saved game, :mod:`yinsh.page.records`
+the records the page saves and opens.
+
+>>> setup = open_page("?white=human&black=ai-3", "#record=1.e3%202.a5")
+>>> setup.game.record(), setup.players
+('1.e3 2.a5', {'white': 'human', 'black': 'ai-3'})
+
+:mod:`yinsh.web.worker` is the computer player, run in a web worker.
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from ..compat import decode_utf8
+from ..errors import NotationError, YinshError
+from ..game import COLORS, Game
+from ..limits import MAX_LINK_CHARS, too_long
+from ..link import decode_game, encode_game
+from .saved import SavedGameError, saved_from_json
+from .settings import (
+    DEFAULT_DELAY,
+    DELAYS,
+    PLAYER_KINDS,
+    REMOTE,
+    STORAGE_KEY,
+    VARIANTS,
+    Settings,
+    ai_level,
+    load_json,
+    player_label,
+    settings_from_dict,
+    settings_from_json,
+    settings_from_params,
+    settings_to_json,
+)
+
+__all__ = ["PLAYER_KINDS", "REMOTE", "VARIANTS", "DELAYS", "DEFAULT_DELAY", "STORAGE_KEY", "Settings", "PageSetup",
+           "read_params", "open_page", "game_url", "opponent_url", "ai_level", "player_label", "game_from_text",
+           "settings_from_json", "settings_from_dict", "settings_to_json", "settings_from_params", "load_json",
+           "from_the_start", "continues_game", "replaces_game_in_progress"]
+
+
+class PageSetup(NamedTuple("PageSetup", [("game", Game), ("players", "dict[str, str]"), ("notices", "list[str]"),
+                                         ("settings", Settings), ("source", str), ("set_aside", "str | None"),
+                                         ("previous", "tuple[Game, Settings] | None")])):
+    """What the page opens: the game, who plays each colour, and notices for the player.
+
+    - ``settings``: the "New game" choice the game is played with;
+    - ``source``: where ``game`` comes from: ``"link"`` (the URL's game), ``"saved"`` (the
+      saved game), ``"current"`` (the game the page was showing, kept because the link was
+      bad) or ``"new"``;
+    - ``set_aside``: saved data that could not be read, to keep under another key (for a bug
+      report) before the next autosave replaces it; ``None`` when there is none;
+    - ``previous``: the game in progress that showing ``game`` would replace, with its
+      settings: a game with moves, not over, that ``game`` does not continue. Ask before
+      replacing it (and keep it if the player says no); ``None`` when nothing would be lost.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, game: Game, players: dict[str, str], notices: list[str], settings: Settings | None = None,
+                source: str = "new", set_aside: str | None = None,
+                previous: tuple[Game, Settings] | None = None) -> PageSetup:
+        return super().__new__(cls, game, players, notices, Settings() if settings is None else settings, source,
+                               set_aside, previous)
+
+
+def read_params(search: str, hash_: str = "") -> dict[str, str]:
+    """The page's parameters from ``location.search`` and ``location.hash``.
+
+    Both are ``key=value&…``; the hash wins (it is where the page keeps the game it is
+    playing). Keys are lower-cased; the first value of a repeated key counts.
+
+    >>> read_params("?record=1.e3+2.a5&white=AI-2", "#white=human")
+    {'record': '1.e3 2.a5', 'white': 'human'}
+
+    Raises ``NotationError`` when the two are longer than ``MAX_LINK_CHARS`` together.
+    """
+    if len(search) + len(hash_) > MAX_LINK_CHARS:
+        raise NotationError(too_long("the link", len(search) + len(hash_), MAX_LINK_CHARS))
+    out: dict[str, str] = {}
+    for text in (search, hash_):
+        seen = set()
+        for key, value in _parse_qsl(text.lstrip("?#")):
+            key = key.strip().lower()
+            if key not in seen:
+                out[key] = value
+                seen.add(key)
+    return out
+
+
+def game_from_text(text: str) -> Game:
+    """The game a record or a position code describes (what the AI worker is sent).
+
+    >>> game_from_text("1.e3 2.a5").ply, game_from_text(Game().position()).ply
+    (2, 0)
+    """
+    text = text.strip()
+    if text[:1] == "Y" and text[1:2] in _DIGITS and len(text) > 2 and all(c in _CODE for c in text[2:]):
+        return Game.from_position(text)
+    return Game.from_record(text)
+
+
+def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
+              saved: str | None = None, current: tuple[Game, Settings] | None = None) -> PageSetup:
+    """The game and players the page's URL asks for; never raises.
+
+    When the URL names no player and no variant, the ``stored`` settings (``localStorage``)
+    apply. A link's game is ``g`` (a whole-game code, what the page writes), ``record`` or
+    ``position``, in that order of preference. When the URL names no game, no player and no
+    variant, the ``saved`` game (:mod:`yinsh.page.saved` JSON text) reopens with its settings.
+
+    A link's game must start from the first move, unless the link says it is a study
+    (``position=``, or ``study=1`` with ``g=`` or ``record=``); a game played by link
+    (``you=``) always starts from the first move, so a link cannot slip in a position.
+
+    A bad link changes nothing: the notice says why, and the game stays — ``current`` (the
+    game the page shows, with its settings, when a link is opened in a running page), else the
+    saved game, else a fresh one. Saved data that cannot be read gives a notice and comes back
+    in :attr:`PageSetup.set_aside`. :attr:`PageSetup.previous` is the game in progress that
+    the setup's game would replace without continuing it: ask first.
+
+    >>> open_page("", "#g=G1HDl_vAAADMw&you=black").game.record()
+    '1.e3 2.a5 3.b5'
+    >>> setup = open_page("", "#g=G1Y1B8L1DP6qIFvRPsGFhhpAGSDLfKiLsGlTUf-tm.BgAABzS")  # a set-up start
+    >>> setup.source, setup.game.ply, setup.notices[0][:74]
+    ('new', 0, 'Could not open the game code in the link (it starts from a set-up position')
+    """
+    stored = stored or Settings()
+    notices: list[str] = []
+    unreadable = None
+    try:
+        params = read_params(search, hash_)
+    except YinshError as exc:
+        params, unreadable = {}, str(exc)
+    settings, problems = settings_from_params(params, stored)
+    notices += problems
+    restored, set_aside = None, None
+    if saved:
+        try:
+            restored = saved_from_json(saved)
+        except SavedGameError as exc:
+            set_aside = saved
+            fresh = "" if _names_a_game(params) else " A new game has started."
+            notices.append(f"Your saved game could not be read: {_short(str(exc))}. It is kept aside.{fresh}")
+    in_progress = current or ((restored.game, restored.settings) if restored else None)
+
+    def setup(game: Game, chosen: Settings, source: str) -> PageSetup:
+        previous = in_progress if in_progress and replaces_game_in_progress(game, in_progress[0]) else None
+        return PageSetup(game, chosen.players, notices, chosen, source, set_aside, previous)
+
+    def keep(problem: str) -> PageSetup:
+        """The link is refused: the game in progress stays (the page's, else the saved one)."""
+        if current:
+            kept, source, stays = current, "current", "The game stays as it was."
+        elif restored:
+            kept, source, stays = (restored.game, restored.settings), "saved", "Your saved game is open."
+        else:
+            kept, source, stays = (Game(settings.variant), settings), "new", "A new game has started."  # type: ignore
+        notices.append(f"{problem} {stays}")
+        return PageSetup(kept[0], kept[1].players, notices, kept[1], source, set_aside, None)
+
+    if unreadable is not None:
+        return keep(f"Could not read the link ({_short(unreadable)}).")
+    sources = [(key, params.get(key, "").strip()) for key in ("g", "record", "position")]
+    given = [(key, value) for key, value in sources if value]
+    if len(given) > 1:
+        notices.append(f"The link gives a game in {len(given)} forms: the {_FORM_NAMES[given[0][0]]} is used.")
+    if given:
+        what, text = given[0]
+        try:
+            game = _link_game(what, text, params)
+        except (YinshError, ValueError) as exc:
+            return keep(f"Could not open the {_FORM_NAMES[what]} in the link ({_short(str(exc))}).")
+        if "variant" not in params:
+            settings = settings._replace(variant=game.variant)  # a new game goes on with the link's rules
+        return setup(game, settings, "link")
+    if any(key in params for key, _ in sources):
+        notices.append("The link's game is empty: a new game has started.")
+    elif restored and not _names_a_game(params):
+        return setup(restored.game, restored.settings, "saved")
+    return setup(Game(settings.variant), settings, "new")  # type: ignore[arg-type]
+
+
+def _names_a_game(params: dict[str, str]) -> bool:
+    return any(key in params for key in ("g", "record", "position", "white", "black", "variant", "you"))
+
+
+def _link_game(what: str, text: str, params: dict[str, str]) -> Game:
+    """The game a link gives as ``what`` (``g``, ``record`` or ``position``), if the link may give
+    it: from the first move unless the link says it is a study, and always for play by link."""
+    if what == "g":
+        game = decode_game(text)
+    elif what == "record":
+        game = Game.from_record(text)
+    else:
+        game = Game.from_position(text)
+    if from_the_start(game):
+        return game
+    if params.get("you", "").strip().lower() in COLORS:
+        raise NotationError("it starts from a set-up position, and a game played by link (you=) starts from the "
+                            "first move")
+    if what != "position" and params.get("study", "").strip().lower() not in ("1", "true", "yes", "on"):
+        raise NotationError("it starts from a set-up position, and the link does not say it is a study (study=1)")
+    return game
+
+
+def from_the_start(game: Game) -> bool:
+    """Whether ``game`` starts from the empty board at move 0 (not from a set-up position).
+
+    >>> game = Game.from_record("1.e3")
+    >>> from_the_start(game), from_the_start(Game.from_position(game.position()))
+    (True, False)
+    """
+    return game.start_ply == 0 and game.start_state == Game(game.variant).start_state
+
+
+def continues_game(game: Game, earlier: Game) -> bool:
+    """Whether ``game`` is ``earlier`` with or without more moves: the same start and rules,
+    and ``earlier``'s moves first (a link from the opponent after their move continues the
+    game on this device; any other game does not).
+
+    >>> start = Game.from_record("1.e3 2.a5")
+    >>> continues_game(Game.from_record("1.e3 2.a5 3.b5"), start), continues_game(Game.from_record("1.e3"), start)
+    (True, False)
+    """
+    moves = earlier.moves
+    return (game.start_ply == earlier.start_ply and game.start_state == earlier.start_state
+            and game.moves[:len(moves)] == moves)
+
+
+def replaces_game_in_progress(game: Game, earlier: Game) -> bool:
+    """Whether showing ``game`` instead of ``earlier`` throws away a game in progress: ``earlier``
+    has moves, is not over, and ``game`` does not continue it.
+
+    >>> earlier = Game.from_record("1.e3 2.a5")
+    >>> replaces_game_in_progress(Game(), earlier), replaces_game_in_progress(Game(), Game())
+    (True, False)
+    """
+    return bool(earlier.moves) and earlier.result is None and not continues_game(game, earlier)
+
+
+_FORM_NAMES: Final = {"g": "game code", "record": "record", "position": "position"}
+
+
+def game_url(path: str, players: dict[str, str], game: Game, settings: Settings | None = None) -> str:
+    """The link that reopens ``game`` with the same players (for ``history.replaceState``);
+    with ``settings``, their query (players, variant, pace) instead of ``players``. The game
+    is its whole-game code (:mod:`yinsh.link`): history included, so the move list and undo
+    work on the other end; a game with no moves from a set-up position is its position code.
+
+    >>> g = Game(); _ = g.play("e3")
+    >>> game_url("/index.html", {"white": "human", "black": "ai-2"}, g)
+    '/index.html?black=ai-2#g=G1PAAABkd'
+    >>> game_url("/", {}, Game("blitz"), Settings("ai-1", "ai-1", "blitz", 0)).partition("#")[0]
+    '/?white=ai-1&black=ai-1&variant=blitz&delay=0'
+    """
+    if settings is not None:
+        query = settings.query()
+    else:
+        query = "&".join(f"{c}={_quote(players[c])}" for c in COLORS if players.get(c, "human") != "human")
+    if game.moves and not from_the_start(game):
+        query += ("&" if query else "") + "study=1"  # a link to a game from a set-up position says so
+    url = path + (f"?{query}" if query else "")
+    if game.moves:
+        url += "#g=" + encode_game(game)
+    elif game.start_state != Game().start_state or game.start_ply:
+        url += "#position=" + game.position()
+    return url
+
+
+def opponent_url(path: str, game: Game, settings: Settings) -> str:
+    """The link to send to the player to move: it opens ``game`` with them playing their
+    side on their device and the other side marked as playing by link (``you=…``).
+
+    >>> g = Game(); _ = g.play("e3")
+    >>> opponent_url("/", g, Settings())
+    '/?you=black#g=G1PAAABkd'
+    >>> opponent_url("/", g, Settings(variant="blitz")).partition("#")[0]
+    '/?you=black&variant=blitz'
+
+    Play by link starts from the first move: raises ``ValueError`` for a game from a set-up
+    position (check :func:`from_the_start` before offering the link).
+    """
+    if not from_the_start(game):
+        raise ValueError("a game from a set-up position cannot be played by link: it starts from the first move")
+    white_moves = COLORS[game.state.turn] == "white"
+    remote = Settings("human" if white_moves else REMOTE, REMOTE if white_moves else "human", settings.variant)
+    return game_url(path, remote.players, game, remote)
+
+
+# urllib.parse costs a tenth of a second to import in the browser; these few lines do.
+
+_SAFE: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~;:/,")
+_DIGITS: Final = frozenset("0123456789")
+_CODE: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+_HEX: Final = frozenset(b"0123456789abcdefABCDEF")
+_PERCENT: Final = b"%"[0]
+
+
+def _unquote(text: str) -> str:
+    """Decode ``+`` and ``%XX`` escapes (UTF-8; bad sequences become U+FFFD).
+
+    >>> _unquote("a+b%20c%C3%A9%zz%e9%")
+    'a b cé%zz\ufffd%'
+    """
+    text = text.replace("+", " ")
+    if "%" not in text:
+        return text
+    try:  # scanned as bytes: see yinsh.scan
+        data = text.encode()
+    except UnicodeError:  # a lone surrogate (CPython only): left as it is
+        return text
+    out = []
+    done = 0
+    start = data.find(b"%")
+    while start >= 0:
+        end = start
+        while end + 2 < len(data) and data[end] == _PERCENT and data[end + 1] in _HEX and data[end + 2] in _HEX:
+            end += 3
+        if end > start:  # a run of escapes: one UTF-8 sequence may span several
+            out += [data[done:start].decode(), decode_utf8(bytes.fromhex(data[start:end].replace(b"%", b"").decode()))]
+            done = end
+        start = data.find(b"%", max(end, start + 1))
+    out.append(data[done:].decode())
+    return "".join(out)
+
+
+def _quote(text: str) -> str:
+    """Escape everything but unreserved characters and ``;:/,`` (spaces as ``%20``).
+
+    >>> _quote('1.e3 2.a5 [Tag "x"]'), _unquote(_quote("é ü+"))
+    ('1.e3%202.a5%20%5BTag%20%22x%22%5D', 'é ü+')
+    """
+    return "".join(c if c in _SAFE else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in text)
+
+
+def _parse_qsl(text: str) -> list[tuple[str, str]]:
+    """``key=value`` pairs of a query string, decoded, blank values kept."""
+    pairs = []
+    for part in text.split("&"):
+        if part:
+            key, _, value = part.partition("=")
+            pairs.append((_unquote(key), _unquote(value)))
+    return pairs
+
+
+def _short(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
