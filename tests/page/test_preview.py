@@ -20,7 +20,6 @@ from yinsh.move import parse_row, row_name
 from yinsh.page.preview import Preview, preview, row_at
 from yinsh.page.session import Session
 from yinsh.page.settings import Settings
-from yinsh.page.sounds import CUES, SOUNDS, schedule
 from yinsh.page.status import for_touch, status
 from yinsh.playout import random_positions
 from yinsh.render import board_svg, point_xy, preview_svg
@@ -33,7 +32,7 @@ SINGLE_ROW = ("1.e7 2.e9 3.e6 4.f9 5.e5 6.g9 7.e4 8.h9 9.e3 10.i9 11.e7-f7 12.e9
               "15.e5-f5 16.g9-g10 17.e4-f4 18.h9-h10")
 
 
-@pytest.mark.parametrize("module", [yinsh.page.preview, yinsh.page.sounds])
+@pytest.mark.parametrize("module", [yinsh.page.preview])
 def test_doctests(module):
     failures, tried = doctest.testmod(module)
     assert tried and not failures
@@ -239,15 +238,3 @@ class TestDrawing:
         svg = board_svg(turn.state, **turn.highlights())
         assert 'class="row selected" data-row="f10-j10"' in svg and 'class="row dim" data-row="g10-k10"' in svg
         assert svg.count("yb-row-fill selected") == 1 and svg.count("yb-row-fill dim") == 1
-
-
-class TestCues:
-    def test_every_cue_has_soft_notes(self):
-        assert sorted(SOUNDS) == sorted(CUES)
-        for cue in CUES:
-            for note in SOUNDS[cue]:
-                assert 0 < note.gain <= 0.2 and 20 <= note.hz <= 4000 and 20 <= note.ms <= 600
-
-    def test_a_schedule_plays_the_cues_in_order(self):
-        starts = [start for start, _ in schedule(("move", "flip", "row"))]
-        assert starts == sorted(starts) and starts[0] == 0
