@@ -17,8 +17,9 @@ import pytest
 from helpers import config_files, imported_modules
 
 from yinsh.game import Game
-from yinsh.page.links import game_url, open_page, read_params
+from yinsh.page.links import game_url, open_page
 from yinsh.page.settings import PLAYER_KINDS, ai_level
+from yinsh.page.urls import read_params
 from yinsh.web.client import WORKER_CONFIG, WORKER_URL
 
 ROOT = Path(__file__).resolve().parents[1]

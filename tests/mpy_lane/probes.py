@@ -21,7 +21,7 @@ from yinsh.page.embed import EmbedError, parse_embed, step_label
 from yinsh.page.graph import eval_graph_svg
 from yinsh.page.guide import guide_line
 from yinsh.page.history import History, mover_of, state_after
-from yinsh.page.links import game_url, open_page, opponent_url, read_params
+from yinsh.page.links import game_url, open_page, opponent_url
 from yinsh.page.prefs import THEMES, applied_theme, guide_on, sound_on, theme_choice, welcome_choice, welcome_due
 from yinsh.page.preview import preview, row_at
 from yinsh.page.records import export_record, import_error_message, list_import, read_import, record_title
@@ -31,6 +31,7 @@ from yinsh.page.session import Session
 from yinsh.page.settings import Settings, settings_from_json, settings_to_json
 from yinsh.page.sounds import move_cues, schedule
 from yinsh.page.status import status
+from yinsh.page.urls import read_params
 from yinsh.position import decode_position, encode_position
 from yinsh.record import read_record, read_records
 from yinsh.render import board_svg, nearest_point, point_xy, ring_icon_svg

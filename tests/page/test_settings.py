@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import yinsh.page.settings
-from yinsh.page.links import open_page, read_params
+from yinsh.page.links import open_page
 from yinsh.page.settings import (
     DEFAULT_DELAY,
     DELAYS,
@@ -20,6 +20,7 @@ from yinsh.page.settings import (
     settings_from_params,
     settings_to_json,
 )
+from yinsh.page.urls import read_params
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,6 @@ from helpers import load
 import yinsh.web.worker as worker
 from yinsh.bench import midgame_positions
 from yinsh.game import Game
-from yinsh.page.links import game_from_text
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
@@ -27,9 +26,9 @@ def test_doctests():
 
 def test_game_from_text_reads_records_and_positions():
     game = Game.from_record(NOTATION_EXAMPLE)
-    assert game_from_text(NOTATION_EXAMPLE).state == game.state
-    assert game_from_text(" " + game.position() + "\n").state == game.state
-    assert game_from_text("").ply == 0  # an empty record is a new game
+    assert worker.game_from_text(NOTATION_EXAMPLE).state == game.state
+    assert worker.game_from_text(" " + game.position() + "\n").state == game.state
+    assert worker.game_from_text("").ply == 0  # an empty record is a new game
 
 
 def test_worker_hello():

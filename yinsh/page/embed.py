@@ -39,7 +39,7 @@ from ..game import Game
 from ..limits import MAX_CAPTION_CHARS, MAX_PUZZLE_ANSWERS
 from ..link import decode_game
 from ..move import Move
-from .links import read_params
+from .urls import read_params
 
 __all__ = ["EmbedError", "EmbedSpec", "PARAMETERS", "parse_embed", "step_label"]
 

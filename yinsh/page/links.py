@@ -1,51 +1,30 @@
-"""The game page: what it needs that does not need a browser.
+"""The page's links: the game a URL opens, and the links that reopen or hand on a game
+(browser-free).
 
-:mod:`yinsh.web.main` is the PyScript glue (DOM events → :class:`~yinsh.turn.Turn` →
-:func:`~yinsh.render.board_svg`); everything here is plain Python, tested in pytest:
-reading the page's query parameters and URL hash, opening the game they describe, the
-link that reopens the game in its current state (and the one that hands it to the
-opponent), and the "New game" settings they give (:mod:`yinsh.page.settings`, whose names
-this module re-exports). :mod:`yinsh.page.saved` is the saved game, :mod:`yinsh.page.records`
-the records the page saves and opens.
+:func:`open_page` reads the page's query and hash (:mod:`yinsh.page.urls`) and decides the
+game and players it opens — the link's game, the saved game (:mod:`yinsh.page.saved`) or a new
+one — and whether showing it would replace a game in progress (the link policy).
+:func:`game_url` is the link that reopens the game in its current state, :func:`opponent_url`
+the one that hands it to the opponent.
 
 >>> setup = open_page("?white=human&black=ai-3", "#record=1.e3%202.a5")
 >>> setup.game.record(), setup.players
 ('1.e3 2.a5', {'white': 'human', 'black': 'ai-3'})
-
-:mod:`yinsh.web.worker` is the computer player, run in a web worker.
 """
 
 from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from ..compat import decode_utf8
 from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
-from ..limits import MAX_LINK_CHARS, too_long
 from ..link import decode_game, encode_game
 from .saved import SavedGameError, saved_from_json
-from .settings import (
-    DEFAULT_DELAY,
-    DELAYS,
-    PLAYER_KINDS,
-    REMOTE,
-    STORAGE_KEY,
-    VARIANTS,
-    Settings,
-    ai_level,
-    load_json,
-    player_label,
-    settings_from_dict,
-    settings_from_json,
-    settings_from_params,
-    settings_to_json,
-)
+from .settings import REMOTE, Settings, settings_from_params
+from .urls import quote, read_params
 
-__all__ = ["PLAYER_KINDS", "REMOTE", "VARIANTS", "DELAYS", "DEFAULT_DELAY", "STORAGE_KEY", "Settings", "PageSetup",
-           "read_params", "open_page", "game_url", "opponent_url", "ai_level", "player_label", "game_from_text",
-           "settings_from_json", "settings_from_dict", "settings_to_json", "settings_from_params", "load_json",
-           "from_the_start", "continues_game", "replaces_game_in_progress"]
+__all__ = ["PageSetup", "open_page", "game_url", "opponent_url", "from_the_start", "continues_game",
+           "replaces_game_in_progress"]
 
 
 class PageSetup(NamedTuple("PageSetup", [("game", Game), ("players", "dict[str, str]"), ("notices", "list[str]"),
@@ -71,42 +50,6 @@ class PageSetup(NamedTuple("PageSetup", [("game", Game), ("players", "dict[str, 
                 previous: tuple[Game, Settings] | None = None) -> PageSetup:
         return super().__new__(cls, game, players, notices, Settings() if settings is None else settings, source,
                                set_aside, previous)
-
-
-def read_params(search: str, hash_: str = "") -> dict[str, str]:
-    """The page's parameters from ``location.search`` and ``location.hash``.
-
-    Both are ``key=value&…``; the hash wins (it is where the page keeps the game it is
-    playing). Keys are lower-cased; the first value of a repeated key counts.
-
-    >>> read_params("?record=1.e3+2.a5&white=AI-2", "#white=human")
-    {'record': '1.e3 2.a5', 'white': 'human'}
-
-    Raises ``NotationError`` when the two are longer than ``MAX_LINK_CHARS`` together.
-    """
-    if len(search) + len(hash_) > MAX_LINK_CHARS:
-        raise NotationError(too_long("the link", len(search) + len(hash_), MAX_LINK_CHARS))
-    out: dict[str, str] = {}
-    for text in (search, hash_):
-        seen = set()
-        for key, value in _parse_qsl(text.lstrip("?#")):
-            key = key.strip().lower()
-            if key not in seen:
-                out[key] = value
-                seen.add(key)
-    return out
-
-
-def game_from_text(text: str) -> Game:
-    """The game a record or a position code describes (what the AI worker is sent).
-
-    >>> game_from_text("1.e3 2.a5").ply, game_from_text(Game().position()).ply
-    (2, 0)
-    """
-    text = text.strip()
-    if text[:1] == "Y" and text[1:2] in _DIGITS and len(text) > 2 and all(c in _CODE for c in text[2:]):
-        return Game.from_position(text)
-    return Game.from_record(text)
 
 
 def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
@@ -266,7 +209,7 @@ def game_url(path: str, players: dict[str, str], game: Game, settings: Settings 
     if settings is not None:
         query = settings.query()
     else:
-        query = "&".join(f"{c}={_quote(players[c])}" for c in COLORS if players.get(c, "human") != "human")
+        query = "&".join(f"{c}={quote(players[c])}" for c in COLORS if players.get(c, "human") != "human")
     if game.moves and not from_the_start(game):
         query += ("&" if query else "") + "study=1"  # a link to a game from a set-up position says so
     url = path + (f"?{query}" if query else "")
@@ -295,62 +238,6 @@ def opponent_url(path: str, game: Game, settings: Settings) -> str:
     white_moves = COLORS[game.state.turn] == "white"
     remote = Settings("human" if white_moves else REMOTE, REMOTE if white_moves else "human", settings.variant)
     return game_url(path, remote.players, game, remote)
-
-
-# urllib.parse costs a tenth of a second to import in the browser; these few lines do.
-
-_SAFE: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~;:/,")
-_DIGITS: Final = frozenset("0123456789")
-_CODE: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-_HEX: Final = frozenset(b"0123456789abcdefABCDEF")
-_PERCENT: Final = b"%"[0]
-
-
-def _unquote(text: str) -> str:
-    """Decode ``+`` and ``%XX`` escapes (UTF-8; bad sequences become U+FFFD).
-
-    >>> _unquote("a+b%20c%C3%A9%zz%e9%")
-    'a b cé%zz\ufffd%'
-    """
-    text = text.replace("+", " ")
-    if "%" not in text:
-        return text
-    try:  # scanned as bytes: see yinsh.scan
-        data = text.encode()
-    except UnicodeError:  # a lone surrogate (CPython only): left as it is
-        return text
-    out = []
-    done = 0
-    start = data.find(b"%")
-    while start >= 0:
-        end = start
-        while end + 2 < len(data) and data[end] == _PERCENT and data[end + 1] in _HEX and data[end + 2] in _HEX:
-            end += 3
-        if end > start:  # a run of escapes: one UTF-8 sequence may span several
-            out += [data[done:start].decode(), decode_utf8(bytes.fromhex(data[start:end].replace(b"%", b"").decode()))]
-            done = end
-        start = data.find(b"%", max(end, start + 1))
-    out.append(data[done:].decode())
-    return "".join(out)
-
-
-def _quote(text: str) -> str:
-    """Escape everything but unreserved characters and ``;:/,`` (spaces as ``%20``).
-
-    >>> _quote('1.e3 2.a5 [Tag "x"]'), _unquote(_quote("é ü+"))
-    ('1.e3%202.a5%20%5BTag%20%22x%22%5D', 'é ü+')
-    """
-    return "".join(c if c in _SAFE else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in text)
-
-
-def _parse_qsl(text: str) -> list[tuple[str, str]]:
-    """``key=value`` pairs of a query string, decoded, blank values kept."""
-    pairs = []
-    for part in text.split("&"):
-        if part:
-            key, _, value = part.partition("=")
-            pairs.append((_unquote(key), _unquote(value)))
-    return pairs
 
 
 def _short(text: str, limit: int = 160) -> str:

@@ -28,7 +28,8 @@ from typing import Final, NamedTuple
 from ..errors import YinshError
 from ..game import Game
 from ..link import decode_game, encode_game
-from .settings import Settings, load_json, settings_from_dict
+from .safe_json import load_json
+from .settings import Settings, settings_from_dict
 
 __all__ = ["SAVED_KEY", "SET_ASIDE_KEY", "SAVED_VERSION", "SavedGame", "SavedGameError", "saved_to_json",
            "saved_from_json"]
@@ -63,7 +64,7 @@ def saved_to_json(game: Game, settings: Settings, time: int) -> str:
 def saved_from_json(text: str) -> SavedGame:
     """The game saved as ``text``; raises :class:`SavedGameError` (and nothing else) when it
     cannot be read. Its size and nesting are checked before it is parsed
-    (:func:`yinsh.web.load_json`), and the game code's length and characters before it is decoded.
+    (:func:`yinsh.page.safe_json.load_json`), and the game code's length and characters before it is decoded.
 
     >>> saved_from_json('{"version": 2, "game": "G1…"}')
     Traceback (most recent call last):

@@ -18,11 +18,11 @@ away.
 from __future__ import annotations
 
 from ..page.access import SHORTCUTS
-from ..page.links import read_params
 from ..page.prefs import WELCOME_KEY, welcome_due
 from ..page.saved import SAVED_KEY
 from ..page.session import Session
 from ..page.settings import DELAYS, PLAYER_KINDS, STORAGE_KEY, VARIANTS, Settings
+from ..page.urls import read_params
 from .dom import document, esc, find, load, store, window
 
 WELCOME_COMPUTER = Settings(black="ai-2")
