@@ -28,11 +28,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from .board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, STEPS, WINDOWS, parse_point
-from .compat import bit_length
-from .move import Move, parse_row, row_name
-from .state import State
-from .state import flips as flipped_by
+from .board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, STEPS, WIDTH, WINDOWS, parse_point, points_of
+from .move import Move, parse_row_name, row_name
+from .state import State, flipped
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -48,6 +46,7 @@ __all__ = [
     "nearest_point",
     "ring_icon_svg",
     "preview_svg",
+    "escape",
 ]
 
 UNIT: Final = 50.0
@@ -68,7 +67,7 @@ def point_xy(point: int) -> tuple[float, float]:
 
 
 def _xy(point: int) -> tuple[float, float]:
-    c, r = divmod(point, 12)
+    c, r = divmod(point, WIDTH)
     return round(c * _SIN60 * UNIT, 2), round((c / 2 - r) * UNIT, 2)
 
 
@@ -136,9 +135,9 @@ def _labels() -> list[tuple[float, float, str]]:
     out = []
     for step, first, _last in _lines():
         if step == 1:  # a column: up the page
-            text, (ux, uy) = COLUMNS[first // 12], (0.0, -1.0)
-        elif step == 12:  # a number line: down and to the right
-            text, (ux, uy) = str(first % 12), (_SIN60, 0.5)
+            text, (ux, uy) = COLUMNS[first // WIDTH], (0.0, -1.0)
+        elif step == WIDTH:  # a number line: down and to the right
+            text, (ux, uy) = str(first % WIDTH), (_SIN60, 0.5)
         else:
             continue
         x0, y0 = _XY[first]
@@ -260,8 +259,7 @@ def _points(values: Iterable[int | str] | None) -> set[int]:
 
 def _window(value: int | str) -> int:
     if isinstance(value, str):
-        first, _, last = value.partition("-")
-        return parse_row(first, last)
+        return parse_row_name(value)
     return value
 
 
@@ -339,7 +337,7 @@ def board_svg(
 
     out = []
     if point_labels is None:
-        attrs = f'class="yinsh-board" viewBox="{VIEWBOX}" role="img" aria-label="{_esc(title or "YINSH board")}"'
+        attrs = f'class="yinsh-board" viewBox="{VIEWBOX}" role="img" aria-label="{escape(title or "YINSH board")}"'
     else:  # an img's children are hidden from assistive technology: these must not be
         attrs = f'class="yinsh-board" viewBox="{VIEWBOX}" role="none"'
     if standalone:
@@ -348,7 +346,7 @@ def board_svg(
     else:
         out.append(f"<svg {attrs}>")
     if title:
-        out.append(f"<title>{_esc(title)}</title>")
+        out.append(f"<title>{escape(title)}</title>")
     out.append(_BOARD if labels else _BOARD_NO_LABELS)
 
     # Under the pieces: the candidate rows' fill (the markers' colours stay in view), what the
@@ -370,17 +368,17 @@ def board_svg(
         out.append(f'<g class="yb-under">{"".join(under)}</g>')
 
     # Pieces: markers, then rings.
-    flipped = 0
+    crossed = 0
     slide = ""
     if animate and source is not None and target is not None:
-        flipped = BETWEEN[source << 8 | target]
+        crossed = BETWEEN[source << 8 | target]
         (sx, sy), (tx, ty) = _XY[source], _XY[target]
         slide = f"--dx:{_f(sx - tx)}px;--dy:{_f(sy - ty)}px" if animate != "flips" else ""
         span = ((tx - sx) ** 2 + (ty - sy) ** 2) ** 0.5 or 1.0
     pieces = []
     for color, bits in (("white", state.white_markers), ("black", state.black_markers)):
-        for p in _iter_bits(bits):
-            if flipped & BIT[p]:
+        for p in points_of(bits):
+            if crossed & BIT[p]:
                 x, y = _XY[p]
                 delay = int(220 * (((x - sx) ** 2 + (y - sy) ** 2) ** 0.5) / span)
                 pieces.append(_marker(p, color, " flip", f"--delay:{delay}ms"))
@@ -389,7 +387,7 @@ def board_svg(
             else:
                 pieces.append(_marker(p, color))
     for color, bits in (("white", state.white_rings), ("black", state.black_rings)):
-        for p in _iter_bits(bits):
+        for p in points_of(bits):
             extra = ""
             style = ""
             if p in movable_set:
@@ -415,8 +413,8 @@ def board_svg(
         if not (state.white_rings | state.black_rings) & BIT[removal.ring]:
             over.append(_halo(removal.ring, "yb-ghost-ring", RING_RADIUS))
     if source is not None and target is not None:  # the markers the last move turned over
-        turned = flipped_by(source << 8 | target, state.white_markers | state.black_markers)
-        over += [_halo(p, "yb-flipped", MARKER_RADIUS + 2.5) for p in _iter_bits(turned)]
+        turned = flipped(state, source, target)
+        over += [_halo(p, "yb-flipped", MARKER_RADIUS + 2.5) for p in points_of(turned)]
     for p in sorted(removable_set):
         over.append(_halo(p, "yb-removable", RING_RADIUS + 7))
     if sel_ring is not None:
@@ -436,7 +434,7 @@ def board_svg(
     else:  # every point is a button: pressing one that cannot act now explains why
         targets = "".join(
             f'<circle class="hit{" can" if p in clickable_set else ""}" {_HIT[p]} id="yb-pt-{POINT_NAMES[p]}" '
-            f'role="button" aria-label="{_esc(point_labels[p])}"/>'
+            f'role="button" aria-label="{escape(point_labels[p])}"/>'
             for p in POINTS
         )
     out.append(f'<g class="yb-hits">{targets}</g>')
@@ -499,14 +497,8 @@ def preview_svg(
     return f'<g class="yb-preview" aria-hidden="true">{"".join(parts)}</g>'
 
 
-def _iter_bits(bits: int) -> Iterable[int]:
-    while bits:
-        low = bits & -bits
-        yield bit_length(low) - 1
-        bits ^= low
-
-
-def _esc(text: str) -> str:
+def escape(text: str) -> str:
+    """``text`` made safe inside HTML or SVG text and attribute values."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 

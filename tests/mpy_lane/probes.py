@@ -20,7 +20,7 @@ from yinsh.page.access import KEY_DIRECTIONS, Announcer, neighbour, point_labels
 from yinsh.page.embed import EmbedError, parse_embed, step_label
 from yinsh.page.graph import eval_graph_svg
 from yinsh.page.guide import guide_line
-from yinsh.page.history import History, mover_of, state_after
+from yinsh.page.history import History
 from yinsh.page.links import game_url, open_page, opponent_url
 from yinsh.page.prefs import THEMES, applied_theme, guide_on, sound_on, theme_choice, welcome_choice, welcome_due
 from yinsh.page.preview import preview, row_at
@@ -107,7 +107,7 @@ def replay(text):
             "position_again": Game.from_position(code).position() == code,
             "state_again": list(decode_position(code)[0]) == list(game.state),
             "link_again": decode_game(link).record() == game.record(),
-            "codes": [encode_position(state_after(game, n), game.start_ply + n) for n in range(len(game.moves) + 1)],
+            "codes": [encode_position(game.state_at(n), game.start_ply + n) for n in range(len(game.moves) + 1)],
         })
     return out
 
@@ -263,7 +263,7 @@ def history(text, computers):
     """Undo and redo of whole turns through a record's game, for the colours the computer plays."""
     game = read_record(text).game
     kept = History(Game.from_state(game.start_state, game.start_ply))
-    out = [[mover_of(game, i) for i in range(len(game.moves))]]
+    out = [[game.mover(i) for i in range(len(game.moves))]]
     for move in game.moves:
         kept.play(move)
     while kept.can_undo(computers):

@@ -14,7 +14,7 @@ from test_rules import _blocked
 import yinsh.page.graph
 import yinsh.page.history
 from yinsh.game import COLORS, Game
-from yinsh.page.history import History, mover_of, state_after
+from yinsh.page.history import History
 
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
 BRAVE_COMBO = next(r.game for r in load("games.ygn") if r.tags["Game"] == "Y-BraveCombo-Dumbot-2026-03-20-0237")
@@ -147,12 +147,12 @@ def test_undoing_everything_then_redoing_everything_restores_the_game(seed, plie
 
 def test_mover_and_past_positions():
     game = Game.from_record(NOTATION_EXAMPLE)
-    assert [mover_of(game, i) for i in range(3)] == ["white", "black", "white"]
-    assert state_after(game, 0) == Game().state
-    assert state_after(game, 3) == Game.from_record("1.e3 2.a5 3.b5").state
+    assert [game.mover(i) for i in range(3)] == ["white", "black", "white"]
+    assert game.state_at(0) == Game().state
+    assert game.state_at(3) == Game.from_record("1.e3 2.a5 3.b5").state
     assert game.record() == NOTATION_EXAMPLE  # looking at the past changes nothing
     with pytest.raises(IndexError):
-        state_after(game, 11)
+        game.state_at(11)
     opened = Game.from_position(Game.from_record("1.e3").position())  # Black to move, at move 2
     opened.play("a5")
-    assert mover_of(opened, 0) == "black"
+    assert opened.mover(0) == "black"

@@ -22,6 +22,7 @@ from ..link import decode_game, encode_game
 from .saved import SavedGameError, saved_from_json
 from .settings import REMOTE, Settings, settings_from_params
 from .urls import quote, read_params
+from .words import shorten
 
 __all__ = ["PageSetup", "open_page", "game_url", "opponent_url", "from_the_start", "continues_game",
            "replaces_game_in_progress"]
@@ -93,7 +94,7 @@ def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
         except SavedGameError as exc:
             set_aside = saved
             fresh = "" if _names_a_game(params) else " A new game has started."
-            notices.append(f"Your saved game could not be read: {_short(str(exc))}. It is kept aside.{fresh}")
+            notices.append(f"Your saved game could not be read: {shorten(str(exc))}. It is kept aside.{fresh}")
     in_progress = current or ((restored.game, restored.settings) if restored else None)
 
     def setup(game: Game, chosen: Settings, source: str) -> PageSetup:
@@ -112,7 +113,7 @@ def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
         return PageSetup(kept[0], kept[1].players, notices, kept[1], source, set_aside, None)
 
     if unreadable is not None:
-        return keep(f"Could not read the link ({_short(unreadable)}).")
+        return keep(f"Could not read the link ({shorten(unreadable)}).")
     sources = [(key, params.get(key, "").strip()) for key in ("g", "record", "position")]
     given = [(key, value) for key, value in sources if value]
     if len(given) > 1:
@@ -122,7 +123,7 @@ def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
         try:
             game = _link_game(what, text, params)
         except (YinshError, ValueError) as exc:
-            return keep(f"Could not open the {_FORM_NAMES[what]} in the link ({_short(str(exc))}).")
+            return keep(f"Could not open the {_FORM_NAMES[what]} in the link ({shorten(str(exc))}).")
         if "variant" not in params:
             settings = settings._replace(variant=game.variant)  # a new game goes on with the link's rules
         return setup(game, settings, "link")
@@ -238,7 +239,3 @@ def opponent_url(path: str, game: Game, settings: Settings) -> str:
     white_moves = COLORS[game.state.turn] == "white"
     remote = Settings("human" if white_moves else REMOTE, REMOTE if white_moves else "human", settings.variant)
     return game_url(path, remote.players, game, remote)
-
-
-def _short(text: str, limit: int = 160) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -39,6 +39,7 @@ from .settings import REMOTE, Settings, ai_level
 
 if TYPE_CHECKING:
     import datetime
+from .words import plural
 
 __all__ = ["export_tags", "export_record", "record_filename", "Listed", "list_import", "read_import",
            "import_error_message", "record_title", "RECORD_MIME"]
@@ -126,7 +127,7 @@ class Listed:
         ['1. Ann – ?, 2 moves, 0-1', '2. x, 1 move']
         """
         result = self.tags.get("Result", "")
-        return f"{self.number}. {_title(self.tags)}, {_plural(self.moves, 'move')}" + (
+        return f"{self.number}. {_title(self.tags)}, {plural(self.moves, 'move')}" + (
             f", {result}" if result in RESULTS and result != "*" else "")
 
 
@@ -183,7 +184,7 @@ def record_title(record: Record) -> str:
     count = len(game.moves)
     done = game.outcome
     result = f", {done.result}" if done else ""
-    return f"{_title(record.tags)} ({_plural(count, 'move')}{result})"
+    return f"{_title(record.tags)} ({plural(count, 'move')}{result})"
 
 
 def _title(tags: dict[str, str]) -> str:
@@ -193,7 +194,3 @@ def _title(tags: dict[str, str]) -> str:
     else:
         title = tags.get("Scenario") or tags.get("Game") or tags.get("Event") or "a game"
     return title + (f", {tags['Date']}" if tags.get("Date") else "")
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' * (count != 1)}"

@@ -16,26 +16,23 @@ from __future__ import annotations
 
 from typing import Final
 
+from ..compat import bit_count
 from ..game import COLORS, Game
 from ..move import Move, row_name
 from ..render import ring_icon_svg
 from ..state import RINGS_PER_PLAYER, State, pool
 from ..turn import result_text
 from .access import point_labels, spoken_prompt
-from .history import mover_of, state_after
 from .links import from_the_start
 from .preview import Preview, preview
 from .session import NAMES, Motion, Session
 from .settings import player_label
+from .words import plural
 
 __all__ = ["Status", "PlayerStatus", "ReviewStatus", "status", "POOL_WARNING", "for_touch"]
 
 POOL_WARNING = 10
 """From this many markers left, the pool says that the game may end on markers."""
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' * (count != 1)}"
 
 
 class _Parts:
@@ -152,7 +149,7 @@ def board_args(session: Session) -> dict:
     """The :func:`~yinsh.render.board_svg` arguments of the board shown now."""
     if session.reviewing is not None:
         shown = session.reviewing
-        state = state_after(session.game, shown)
+        state = session.game.state_at(shown)
         return {"position": state, "last_move": session.game.moves[shown - 1] if shown else None,
                 "point_labels": point_labels(None, state)}
     turn = session.turn
@@ -200,18 +197,18 @@ def players_shown(session: Session, thinking: bool) -> list[PlayerStatus]:
     out = []
     for color, score in zip(COLORS, (s.white_score, s.black_score)):
         need = s.rings_to_win
-        on_board = _bits(s.white_rings if color == "white" else s.black_rings)
+        on_board = bit_count(s.white_rings if color == "white" else s.black_rings)
         out.append(PlayerStatus(
             color=color, active=active == color, thinking=thinking and active == color,
             kind=player_label(session.players[color]), score=score, need=need,
             rings="".join(ring_icon_svg(color, filled=i < score) for i in range(need)),
-            on_board=_plural(RINGS_PER_PLAYER - on_board, "ring") + " to place" if s.in_placement else ""))
+            on_board=plural(RINGS_PER_PLAYER - on_board, "ring") + " to place" if s.in_placement else ""))
     return out
 
 def moves_shown(session: Session) -> list[tuple[int, str, str]]:
     """The move list: (number in the record, colour of the player who made it, move)."""
     first = session.game.start_ply
-    return [(first + i + 1, mover_of(session.game, i), str(move)) for i, move in enumerate(session.game.moves)]
+    return [(first + i + 1, session.game.mover(i), str(move)) for i, move in enumerate(session.game.moves)]
 
 def review_shown(session: Session) -> ReviewStatus | None:
     shown = session.reviewing
@@ -289,18 +286,10 @@ def for_touch(text: str) -> str:
     return text
 
 
-def _bits(bitboard: int) -> int:
-    count = 0
-    while bitboard:
-        bitboard &= bitboard - 1
-        count += 1
-    return count
-
-
 def _pool_warning(left: int) -> str:
     if left > POOL_WARNING:
         return ""
     if left == 0:
         return "The pool is empty: the game ends on rings."
-    return (f"Only {_plural(left, 'marker')} left: when the pool is empty the game ends and more rings "
+    return (f"Only {plural(left, 'marker')} left: when the pool is empty the game ends and more rings "
             "removed wins.")

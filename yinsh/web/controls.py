@@ -23,7 +23,7 @@ handlers are attached with :func:`~yinsh.web.dom.listen`, which does that after 
 from __future__ import annotations
 
 from ..board import parse_point, point_name
-from ..move import parse_row
+from ..move import parse_row_name
 from ..page.access import neighbour, row_for_key, rows_through
 from ..page.preview import row_at
 from ..page.session import Session
@@ -80,8 +80,7 @@ class BoardInput:
         else:  # a click with no position (a script's) on a row's shape: that row
             shape = find(event.target, "[data-row]")
             if shape is not None:
-                first, _, last = str(shape.getAttribute("data-row")).partition("-")
-                row = parse_row(first, last)
+                row = parse_row_name(str(shape.getAttribute("data-row")))
         if row is not None:
             self.session.click_row(row)
         elif point is not None:

@@ -23,7 +23,8 @@ from ..page.saved import SAVED_KEY
 from ..page.session import Session
 from ..page.settings import DELAYS, PLAYER_KINDS, STORAGE_KEY, VARIANTS, Settings
 from ..page.urls import read_params
-from .dom import document, esc, find, load, store, window
+from ..render import escape
+from .dom import document, find, load, store, window
 
 WELCOME_COMPUTER = Settings(black="ai-2")
 """What "Play the computer (level 2)" starts: the visitor is White, the computer Black at level 2."""
@@ -52,7 +53,7 @@ class Dialogs:
 
     def attach(self, listen) -> None:
         self.keys.querySelector("dl").innerHTML = "".join(
-            f"<dt><kbd>{esc(keys)}</kbd></dt><dd>{esc(what)}</dd>" for keys, what in SHORTCUTS)
+            f"<dt><kbd>{escape(keys)}</kbd></dt><dd>{escape(what)}</dd>" for keys, what in SHORTCUTS)
         listen(self.keys, "click", self.on_keys_click)
         listen(self.setup, "click", self.on_setup_click)
         listen(self.setup, "change", lambda event: self.sync_setup())

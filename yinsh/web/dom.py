@@ -23,7 +23,7 @@ try:
 except ImportError:
     create_proxy = document = is_none = to_js = window = None
 
-__all__ = ["document", "window", "create_proxy", "to_js", "find", "element", "esc", "warn", "listen", "load", "store",
+__all__ = ["document", "window", "create_proxy", "to_js", "find", "element", "warn", "listen", "load", "store",
            "ERROR_FLAG"]
 
 ERROR_FLAG = "data-yinsh-error"
@@ -58,11 +58,6 @@ def store(key: str, value: str) -> bool:
     except Exception:
         return False
     return True
-
-
-def esc(text: str) -> str:
-    """``text`` made safe inside HTML text and attribute values."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def warn(what: str, exc: BaseException | None = None) -> None:

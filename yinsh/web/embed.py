@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..board import parse_point
 from ..game import Game
-from ..move import Move, parse_row
+from ..move import Move, parse_row_name
 from ..page.embed import EmbedError, EmbedSpec, parse_embed, step_label
 from ..render import board_svg
 from ..turn import Turn
@@ -195,8 +195,7 @@ class Embed:
         row_el = find(target, "[data-row]")
         point_el = find(target, "[data-point]")
         if row_el is not None and turn.candidate_rows:
-            first, _, last = str(row_el.getAttribute("data-row")).partition("-")
-            self.hint = turn.click_row(parse_row(first, last)) or ""
+            self.hint = turn.click_row(parse_row_name(str(row_el.getAttribute("data-row")))) or ""
         elif point_el is not None:
             self.hint = turn.click_point(parse_point(str(point_el.getAttribute("data-point")))) or ""
         elif turn.cancel():  # a click on the board between the points

@@ -12,7 +12,7 @@ is interactive.
 
 from __future__ import annotations
 
-from ..move import parse_row
+from ..move import parse_row_name
 from ..page.links import PageSetup, game_url, open_page
 from ..page.session import Session
 from ..page.settings import STORAGE_KEY, Settings, settings_from_json, settings_to_json
@@ -190,8 +190,7 @@ class App:
         elif action == "hint":
             session.ask_hint()
         elif action == "choose-row":
-            first, _, last = str(button.getAttribute("data-choice")).partition("-")
-            session.click_row(parse_row(first, last))
+            session.click_row(parse_row_name(str(button.getAttribute("data-choice"))))
         elif action == "keys":
             self.dialogs.show_keys()
         elif action in ACTIONS:

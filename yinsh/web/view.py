@@ -24,9 +24,9 @@ from ..board import WINDOWS, point_name
 from ..page.access import START_POINT, Announcer
 from ..page.graph import eval_graph_svg
 from ..page.status import Status
-from ..render import board_svg, point_xy, preview_svg
+from ..render import board_svg, escape, point_xy, preview_svg
 from .audio import AUDIO
-from .dom import create_proxy, document, element, esc, warn, window
+from .dom import create_proxy, document, element, warn, window
 
 __all__ = ["View", "FOCUS_HALF"]
 
@@ -113,7 +113,7 @@ class View:
             self.announce(status.message)
         if self._changed("notices", status.notices):
             notices = _get("notices")
-            notices.innerHTML = "".join(f"<p>{esc(n)}</p>" for n in status.notices)
+            notices.innerHTML = "".join(f"<p>{escape(n)}</p>" for n in status.notices)
             notices.hidden = not status.notices
         if self._changed("send-link", status.send_link):
             _get("send-link").hidden = not status.send_link
@@ -312,7 +312,7 @@ class View:
         if isinstance(review.values, list):
             graph = eval_graph_svg(review.values, current=review.at or None, first_number=review.first_number)
         else:
-            graph = f'<p class="eval-note">{esc(review.values)}</p>'
+            graph = f'<p class="eval-note">{escape(review.values)}</p>'
         if self._changed("graph", graph):
             _get("eval-graph").innerHTML = graph
         if opens:  # the panel may scroll (a phone, a low window): the review area in view
@@ -383,5 +383,5 @@ def _move_parts(text: str) -> str:
     """A move's notation in parts that never break inside (``i9-e9;`` ``xf9-j9xd8``): a long
     move wraps only after a ``;``."""
     parts = text.split(";")
-    return "<wbr>".join(f'<span class="part">{esc(part)}{";" if i < len(parts) - 1 else ""}</span>'
+    return "<wbr>".join(f'<span class="part">{escape(part)}{";" if i < len(parts) - 1 else ""}</span>'
                         for i, part in enumerate(parts))
