@@ -32,6 +32,7 @@ from yinsh.page.settings import Settings, settings_from_json, settings_to_json
 from yinsh.page.sounds import move_cues, schedule
 from yinsh.page.status import status
 from yinsh.page.urls import read_params
+from yinsh.page.words import TOUCH, detail
 from yinsh.position import decode_position, encode_position
 from yinsh.record import read_record, read_records
 from yinsh.render import board_svg, nearest_point, point_xy, ring_icon_svg
@@ -131,7 +132,7 @@ def errors(cases):
 
 def _turn_facts(turn):
     options = sorted([d.kind, d.value] for d in turn.options)
-    return [str(turn.phase), turn.prompt, turn.detail, options, sorted(turn.clickable_points),
+    return [str(turn.phase), turn.prompt, detail(turn), detail(turn, TOUCH), options, sorted(turn.clickable_points),
             list(turn.candidate_rows), sorted(turn.destinations), sorted(turn.movable_rings),
             turn.rows_pending_for, repr(turn)]
 

@@ -20,7 +20,7 @@ from yinsh.move import parse_row, row_name
 from yinsh.page.preview import Preview, preview, row_at
 from yinsh.page.session import Session
 from yinsh.page.settings import Settings
-from yinsh.page.status import for_touch, status
+from yinsh.page.status import status
 from yinsh.playout import random_positions
 from yinsh.render import board_svg, point_xy, preview_svg
 from yinsh.state import make_state, rows
@@ -209,8 +209,6 @@ class TestSession:
         assert status(session).detail == "Tap one of your rings, or drag it to where it goes."
         session.click_point(P("h7"))
         assert "Escape" not in status(session).detail and "Tap" in status(session).detail
-        assert for_touch("Several rows run through e5: click the row itself") == (
-            "Several rows run through e5: tap the row itself")
 
 
 class TestDrawing:

@@ -25,15 +25,17 @@ of the computer carries the generation it was asked for and is dropped (counted 
 
 from __future__ import annotations
 
-from ..board import parse_point  # noqa: F401 (doctests)
+from ..board import parse_point, point_name  # noqa: F401 (parse_point: the doctests)
 from ..game import COLORS, Game
 from ..move import Move
-from ..turn import Turn
+from ..turn import Phase, Turn
+from .access import rows_through
 from .computer import GRAPHS_KEPT, NAMES, ComputerSide
 from .guide import guide_line
 from .history import History
 from .settings import REMOTE, Settings, ai_level
 from .sounds import decision_cues
+from .words import MOUSE, TOUCH, several_rows
 
 __all__ = ["Session", "Motion", "NAMES", "GRAPHS_KEPT"]
 
@@ -201,7 +203,21 @@ class Session(ComputerSide):
 
     def click_point(self, point: int, dragged: bool = False) -> None:
         """A click (a tap, Enter, a ring dropped) on ``point``."""
-        self._decide(lambda: self.turn.click_point(point), dragged)
+        self._decide(lambda: self._click(point), dragged)
+
+    def _click(self, point: int) -> str | None:
+        """The turn's answer to a click on ``point``; where several rows run through it, the
+        page's own words for the input used (the turn chooses none of them)."""
+        turn = self.turn
+        several = turn.phase is Phase.REMOVE_ROW and len(rows_through(turn, point)) > 1
+        hint = turn.click_point(point)
+        return several_rows(point_name(point), self.input_mode) if hint and several else hint
+
+    @property
+    def input_mode(self) -> str:
+        """How the person here plays: :data:`~yinsh.page.words.TOUCH` on a touch screen with
+        no mouse, else :data:`~yinsh.page.words.MOUSE` (its words name the keys too)."""
+        return TOUCH if self.touch else MOUSE
 
     def click_row(self, window: int) -> None:
         """A click on the candidate row ``window`` (on the board or its button)."""

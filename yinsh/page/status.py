@@ -14,8 +14,6 @@ and everything the page decides is tested under CPython (tests/page/test_session
 
 from __future__ import annotations
 
-from typing import Final
-
 from ..compat import bit_count
 from ..game import COLORS, Game
 from ..move import Move, row_name
@@ -27,9 +25,9 @@ from .links import from_the_start
 from .preview import Preview, preview
 from .session import NAMES, Motion, Session
 from .settings import player_label
-from .words import plural
+from .words import detail, plural
 
-__all__ = ["Status", "PlayerStatus", "ReviewStatus", "status", "POOL_WARNING", "for_touch"]
+__all__ = ["Status", "PlayerStatus", "ReviewStatus", "status", "POOL_WARNING"]
 
 POOL_WARNING = 10
 """From this many markers left, the pool says that the game may end on markers."""
@@ -165,7 +163,7 @@ def prompt_lines(session: Session) -> tuple[str, str]:
     level = session.computer_to_move()
     mover = game.to_move
     if game.result is not None:
-        return result_text(game) or "", turn.detail
+        return result_text(game) or "", detail(turn, session.input_mode)
     if level is not None and session.paused:
         return f"{session.name_of(mover)} to move: paused", "Press Resume to let the computers play on."
     if session.remote_to_move():
@@ -174,12 +172,12 @@ def prompt_lines(session: Session) -> tuple[str, str]:
     if level is not None:
         if session.computer in ("off", "starting"):
             return "The computer is getting ready…", f"{session.name_of(mover)} moves as soon as it is ready."
-        detail = ("Two computers play: Pause stops them, Undo takes back a move." if session.both_computers()
-                  else "The board stays yours to look at; Undo takes back your last move.")
-        return f"{session.name_of(mover)} is thinking…", detail
+        waiting = ("Two computers play: Pause stops them, Undo takes back a move." if session.both_computers()
+                   else "The board stays yours to look at; Undo takes back your last move.")
+        return f"{session.name_of(mover)} is thinking…", waiting
     if session.suggesting and session.computer in ("off", "starting"):
         return turn.prompt, "The computer is getting ready: the hint comes as soon as it is up."
-    return turn.prompt, turn.detail
+    return turn.prompt, detail(turn, session.input_mode)
 
 def ai_state(session: Session) -> str:
     """``starting`` while a question waits for the worker, ``thinking`` while the computer
@@ -232,23 +230,19 @@ def status(session: Session) -> Status:
     level = session.computer_to_move()
     left = pool(turn.state)
     person = session.person_to_move()
-    result = result_text(game) if session.reviewing is None else None  # not over a past position
-    title, _, why = (result or "").partition(": ")  # "Black wins: three rings removed (3 to 2)"
+    outcome = game.outcome if session.reviewing is None else None  # not over a past position
     shown = preview(turn, *session.pointer) if person and session.pointer and session.reviewing is None else None
-    message = session.message
-    if session.touch:
-        detail, message = for_touch(detail), for_touch(message)
     return Status(
         game=game, board=board_args(session), motion=session.motion, reviewing=session.reviewing,
         prompt=prompt, detail=detail, spoken=spoken_prompt(prompt, turn if level is None else None),
-        guide=session.guide_line(), message=message, notices=tuple(session.notices[-3:]),
+        guide=session.guide_line(), message=session.message, notices=tuple(session.notices[-3:]),
         record=game.record(), position=game.position(), result=game.result or "",
         phase=str(turn.phase), turn_color=COLORS[turn.color], to_move="" if over else game.to_move,
         hint=str(session.suggestion) if session.suggestion else "", ai=ai, discarded=session.discarded,
         players=players_shown(session, thinking),
         pool=left, pool_warning=_pool_warning(left),
         moves=moves_shown(session), review=review_shown(session),
-        banner=(title, why[:1].upper() + why[1:]) if result and not session.result_closed else None,
+        banner=(outcome.title, _sentence(outcome.reason)) if outcome and not session.result_closed else None,
         can_undo=bool(turn.decisions) or session.history.can_undo(session.not_here()),
         can_redo=session.history.can_redo(),
         hint_hidden=session.both_computers(), hint_busy=session.suggesting,
@@ -268,22 +262,9 @@ def row_choices(session: Session) -> list[tuple[str, bool]]:
     return [(row_name(w), w == session.turn.selected_row) for w in rows]
 
 
-_TOUCH_WORDS: Final = (
-    ("Select one of your rings (click, tap or Enter), or drag it", "Tap one of your rings, or drag it"),
-    ("Select the ring again or press Escape to cancel.", "Tap the ring again to cancel."),
-    ("Select", "Tap"), ("select", "tap"), ("Click", "Tap"), ("click", "tap"),
-)
-
-
-def for_touch(text: str) -> str:
-    """``text`` as said on a touch screen: tap, not click (nor Enter or Escape).
-
-    >>> for_touch("Select a lit point, or drag the ring there. Select the ring again or press Escape to cancel.")
-    'Tap a lit point, or drag the ring there. Tap the ring again to cancel.'
-    """
-    for words, touch in _TOUCH_WORDS:
-        text = text.replace(words, touch)
-    return text
+def _sentence(text: str) -> str:
+    """``text`` starting with a capital (the rest as it is: a player's name keeps its own)."""
+    return text[:1].upper() + text[1:]
 
 
 def _pool_warning(left: int) -> str:
