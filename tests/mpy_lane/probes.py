@@ -394,7 +394,7 @@ def session(text, black, answers):
     undo, redo, review and a stale answer. What the page shows after every step."""
     target = Game.from_record(text)
     page = Session(Game(), Settings(black=black), seed=7)
-    page.computer_state("ready")
+    page.computer.set_state("ready")
     out = [_shown(page)]
     for i, move in enumerate(target.moves):
         if page.game.result is not None or page.players[page.game.to_move] == "human" and page.game.to_move == "black":
@@ -409,23 +409,23 @@ def session(text, black, answers):
                 page.point_to(destinations[len(destinations) // 2] if destinations else None)
                 out.append(_shown(page))
         else:
-            (request,) = page.requests()
+            (request,) = page.computer.requests()
             answer = "e3-e10" if i in answers else str(move)
-            page.receive_move(request, '{"ok": true, "move": "' + answer + '"}')
-            out.append(_shown(page) + [[r.kind, r.level, r.seed, r.pause_ms] for r in page.requests()])
+            page.computer.receive_move(request, '{"ok": true, "move": "' + answer + '"}')
+            out.append(_shown(page) + [[r.kind, r.level, r.seed, r.pause_ms] for r in page.computer.requests()])
     page.undo()
     out.append(_shown(page))
     page.redo()
     out.append(_shown(page))
     if page.game.moves:
         page.review(1)
-        out.append(_shown(page) + [[r.kind, r.text] for r in page.requests()])
+        out.append(_shown(page) + [[r.kind, r.text] for r in page.computer.requests()])
         page.step_review("last")
         page.leave_review()
-    page.ask_hint()
-    stale = page.requests()
+    page.computer.ask_hint()
+    stale = page.computer.requests()
     page.undo()
     for request in stale:
-        page.receive_hint(request, '{"ok": true, "move": "pass"}')
+        page.computer.receive_hint(request, '{"ok": true, "move": "pass"}')
     out.append(_shown(page))
     return out

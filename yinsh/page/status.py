@@ -137,7 +137,7 @@ def last_move(session: Session) -> Move | tuple[int, int] | None:
 
 def suggested_points(session: Session) -> list[int]:
     """The points of the hint shown: the ring and where it goes, the rings removed."""
-    move = session.suggestion
+    move = session.computer.suggestion
     if move is None:
         return []
     points = [r.ring for r in move.before + move.after]
@@ -170,24 +170,24 @@ def prompt_lines(session: Session) -> tuple[str, str]:
         return (f"{NAMES[mover]} to move, on their own device",
                 "Send them the link to this game (Link for the opponent); their move comes back as a link.")
     if level is not None:
-        if session.computer in ("off", "starting"):
+        if session.computer.state in ("off", "starting"):
             return "The computer is getting ready…", f"{session.name_of(mover)} moves as soon as it is ready."
         waiting = ("Two computers play: Pause stops them, Undo takes back a move." if session.both_computers()
                    else "The board stays yours to look at; Undo takes back your last move.")
         return f"{session.name_of(mover)} is thinking…", waiting
-    if session.suggesting and session.computer in ("off", "starting"):
+    if session.computer.suggesting and session.computer.state in ("off", "starting"):
         return turn.prompt, "The computer is getting ready: the hint comes as soon as it is up."
     return turn.prompt, detail(turn, session.input_mode)
 
 def ai_state(session: Session) -> str:
     """``starting`` while a question waits for the worker, ``thinking`` while the computer
     searches, ``failed`` once it cannot, else empty (``<html data-ai>``)."""
-    if session.computer == "failed":
+    if session.computer.state == "failed":
         return "failed"
-    asked = session.suggesting or (session.computer_to_move() is not None and not session.paused)
+    asked = session.computer.suggesting or (session.computer_to_move() is not None and not session.paused)
     if not asked:
         return ""
-    return "thinking" if session.computer == "ready" else "starting"
+    return "thinking" if session.computer.state == "ready" else "starting"
 
 def players_shown(session: Session, thinking: bool) -> list[PlayerStatus]:
     s: State = session.turn.state
@@ -213,20 +213,20 @@ def review_shown(session: Session) -> ReviewStatus | None:
     if shown is None:
         return None
     game = session.game
-    values = session.graphs.get(game.record())
+    values = session.computer.graphs.get(game.record())
     if values is None:
-        values = ("No evaluation graph: the computer player is unavailable." if session.computer == "failed"
+        values = ("No evaluation graph: the computer player is unavailable." if session.computer.state == "failed"
                   else "Evaluating the moves…")
     return ReviewStatus(at=shown, count=len(game.moves), first_number=game.start_ply + 1, values=values,
                   label="Reviewing the start" if shown == 0 else f"Reviewing move {game.start_ply + shown}")
 
 def status(session: Session) -> Status:
     """What the page shows now for ``session`` (pure: asking twice gives the same answer)."""
-    game, turn = session.game, session.turn
+    game, turn, computer = session.game, session.turn, session.computer
     over = game.result is not None
     prompt, detail = prompt_lines(session)
     ai = ai_state(session)
-    thinking = ai == "thinking" and not session.suggesting
+    thinking = ai == "thinking" and not session.computer.suggesting
     level = session.computer_to_move()
     left = pool(turn.state)
     person = session.person_to_move()
@@ -238,15 +238,15 @@ def status(session: Session) -> Status:
         guide=session.guide_line(), message=session.message, notices=tuple(session.notices[-3:]),
         record=game.record(), position=game.position(), result=game.result or "",
         phase=str(turn.phase), turn_color=COLORS[turn.color], to_move="" if over else game.to_move,
-        hint=str(session.suggestion) if session.suggestion else "", ai=ai, discarded=session.discarded,
+        hint=str(computer.suggestion) if computer.suggestion else "", ai=ai, discarded=computer.discarded,
         players=players_shown(session, thinking),
         pool=left, pool_warning=_pool_warning(left),
         moves=moves_shown(session), review=review_shown(session),
         banner=(outcome.title, _sentence(outcome.reason)) if outcome and not session.result_closed else None,
         can_undo=bool(turn.decisions) or session.history.can_undo(session.not_here()),
         can_redo=session.history.can_redo(),
-        hint_hidden=session.both_computers(), hint_busy=session.suggesting,
-        hint_disabled=over or level is not None or session.computer == "failed",
+        hint_hidden=session.both_computers(), hint_busy=session.computer.suggesting,
+        hint_disabled=over or level is not None or session.computer.state == "failed",
         pause_hidden=not session.both_computers() or over, pause_label="Resume" if session.paused else "Pause",
         send_link=session.remote_to_move(), by_link=from_the_start(game),
         row_choices=row_choices(session) if person else [],

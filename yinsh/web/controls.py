@@ -54,7 +54,7 @@ class BoardInput:
         self.board = view.board
         self.drag: dict | None = None
         self.suppress_click = False
-        session.touch = bool(window.matchMedia(TOUCH_ONLY).matches)
+        session.set_touch(bool(window.matchMedia(TOUCH_ONLY).matches))
 
     def attach(self, listen) -> None:
         """``listen(target, event, handler)`` attaches each handler (see :func:`yinsh.web.dom.listen`)."""
@@ -231,8 +231,8 @@ class BoardInput:
             self.session.click_point(target, dragged=True)
             return
         if target is not None and target != drag["point"]:
-            self.session.message = (f"{point_name(drag['point'])}-{point_name(target)} is not a legal move: "
-                                    "drop the ring on a lit point")
+            self.session.say(f"{point_name(drag['point'])}-{point_name(target)} is not a legal move: "
+                             "drop the ring on a lit point")
 
     def on_pointer_cancel(self, event) -> None:
         self.end_drag()

@@ -41,15 +41,15 @@ class Learning:
         self.theme_select = document.getElementById("theme-choice")
         self.dark_query = window.matchMedia("(prefers-color-scheme: dark)")
         self.rules_built = False
-        session.guide = guide_on(load(GUIDE_KEY))
-        session.sound = sound_on(load(SOUND_KEY))
+        session.set_guide(guide_on(load(GUIDE_KEY)))
+        session.set_sound(sound_on(load(SOUND_KEY)))
         self.theme = theme_choice(load(THEME_KEY))
 
     # ---------------------------------------------------------------- storage
 
     def store(self, key: str, value: str) -> None:
         if not store(key, value):
-            self.session.notices.append("This browser does not keep settings: the choice lasts for this page only.")
+            self.session.notice("This browser does not keep settings: the choice lasts for this page only.")
 
     # ---------------------------------------------------------------- wiring
 
@@ -96,7 +96,7 @@ class Learning:
     # ---------------------------------------------------------------- the guide
 
     def set_guide(self, on: bool) -> None:
-        self.session.guide = on
+        self.session.set_guide(on)
         self.guide_switch.checked = on
         self.store(GUIDE_KEY, guide_value(on))
 
@@ -104,7 +104,7 @@ class Learning:
 
     def set_sound(self, on: bool) -> None:
         """Sound on (a placement's sound says so, and it is heard from this click on) or off."""
-        self.session.sound = on
+        self.session.set_sound(on)
         self.sound_switch.checked = on
         self.store(SOUND_KEY, sound_value(on))
         if on:

@@ -73,7 +73,7 @@ class App:
     def recover(self) -> None:
         """A handler failed: no half-made drag, a short message, the board drawn afresh."""
         self.controls.end_drag()
-        self.session.message = "Something went wrong; the board has been redrawn."
+        self.session.say("Something went wrong; the board has been redrawn.")
         self.view.forget_board()
         self.refresh()
 
@@ -109,7 +109,7 @@ class App:
         try:
             window.localStorage.setItem(STORAGE_KEY, settings_to_json(settings))
         except Exception:
-            self.session.notices.append("This browser does not keep settings: the choice lasts for this page only.")
+            self.session.notice("This browser does not keep settings: the choice lasts for this page only.")
 
     def on_hash_change(self, event) -> None:
         """A link pasted into this tab opens its game (the page's own updates fire no event); a
@@ -188,7 +188,7 @@ class App:
         elif action.startswith("review-"):
             self.review(step=action[len("review-"):])
         elif action == "hint":
-            session.ask_hint()
+            session.computer.ask_hint()
         elif action == "choose-row":
             session.click_row(parse_row_name(str(button.getAttribute("data-choice"))))
         elif action == "keys":
