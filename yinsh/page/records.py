@@ -28,7 +28,7 @@ for the dialog that names the game, the move number, who played it and the move'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from ..compat import capitalize, ordered_dict
 from ..errors import NotationError, YinshError
@@ -36,16 +36,30 @@ from ..game import COLORS, Game
 from ..pgn import RESULTS, is_sgf, move_texts, read_tags
 from ..record import Record, read_record, split_records, write_record
 from .settings import REMOTE, Settings, ai_level
+from .words import plural
 
 if TYPE_CHECKING:
     import datetime
-from .words import plural
 
-__all__ = ["export_tags", "export_record", "record_filename", "Listed", "list_import", "read_import",
+__all__ = ["Day", "export_tags", "export_record", "record_filename", "Listed", "list_import", "read_import",
            "import_error_message", "record_title", "RECORD_MIME"]
 
 RECORD_MIME: Final = "text/plain;charset=utf-8"
 """The type of a saved record file (``.ygn``: plain text)."""
+
+
+class Day(NamedTuple("Day", [("year", int), ("month", int), ("day", int)])):
+    """A calendar day, for the page to give a record its date (MicroPython has no
+    :mod:`datetime`; a ``datetime.date`` serves as well under CPython).
+
+    >>> Day(2026, 11, 29).isoformat()
+    '2026-11-29'
+    """
+
+    __slots__ = ()
+
+    def isoformat(self) -> str:
+        return f"{self.year:04d}-{self.month:02d}-{self.day:02d}"
 
 
 def _player_name(kind: str) -> str:
@@ -55,7 +69,7 @@ def _player_name(kind: str) -> str:
     return "Human" if level is None else f"Computer (level {level})"
 
 
-def export_tags(game: Game, settings: Settings, date: datetime.date) -> dict[str, str]:
+def export_tags(game: Game, settings: Settings, date: datetime.date | Day) -> dict[str, str]:
     """The tag pairs of a saved record, in the order written."""
     tags = ordered_dict()
     tags["White"], tags["Black"] = _player_name(settings.white), _player_name(settings.black)
@@ -72,12 +86,12 @@ def export_tags(game: Game, settings: Settings, date: datetime.date) -> dict[str
     return tags
 
 
-def export_record(game: Game, settings: Settings, date: datetime.date) -> str:
+def export_record(game: Game, settings: Settings, date: datetime.date | Day) -> str:
     """The text of the record file: tag pairs, a blank line, the numbered long-form moves."""
     return write_record(game, export_tags(game, settings, date)) + "\n"
 
 
-def record_filename(date: datetime.date) -> str:
+def record_filename(date: datetime.date | Day) -> str:
     """The name a downloaded record gets.
 
     >>> import datetime

@@ -13,13 +13,13 @@ Testing hooks: the "Open record" dialog is ``#open-dialog``, its message ``#open
 from __future__ import annotations
 
 import asyncio
-import datetime
 
 from ..errors import NotationError, YinshError
 from ..limits import MAX_TEXT_CHARS, too_long
 from ..page.links import from_the_start, game_url, opponent_url
 from ..page.records import (
     RECORD_MIME,
+    Day,
     Listed,
     export_record,
     import_error_message,
@@ -108,9 +108,9 @@ class GameKeeper:
 
     # ------------------------------------------------------------------ saving and copying
 
-    def today(self) -> datetime.date:
+    def today(self) -> Day:
         now = window.Date.new()
-        return datetime.date(int(now.getFullYear()), int(now.getMonth()) + 1, int(now.getDate()))
+        return Day(int(now.getFullYear()), int(now.getMonth()) + 1, int(now.getDate()))
 
     def record_text(self) -> str:
         return export_record(self.session.game, self.session.settings, self.today())
