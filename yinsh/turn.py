@@ -449,18 +449,6 @@ class Turn:
             self._phase = _PHASE_OF[kind]
             return
 
-    def highlights(self) -> dict[str, object]:
-        """Keyword arguments for :func:`yinsh.render.board_svg` showing this turn's state."""
-        return {
-            "destinations": self.destinations,
-            "rows": self.candidate_rows,
-            "selected_row": self.selected_row,
-            "selected_ring": self.selected_ring,
-            "removable": self.removable_rings,
-            "movable": self.movable_rings,
-            "clickable": self.clickable_points,
-        }
-
     def __repr__(self) -> str:
         made = " ".join(f"{d.kind}:{_value_name(d)}" for d in self._made)
         return f"<Turn {self.name} {self._phase} [{made}]>"

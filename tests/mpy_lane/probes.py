@@ -40,6 +40,12 @@ from yinsh.state import count_legal_moves
 from yinsh.turn import Turn, decisions_of, result_text
 
 
+def choices(turn) -> dict:
+    """A turn's choices as :func:`yinsh.render.picture` takes them."""
+    return {"destinations": turn.destinations, "rows": turn.candidate_rows, "selected_row": turn.selected_row,
+            "selected_ring": turn.selected_ring, "removable": turn.removable_rings, "movable": turn.movable_rings,
+            "clickable": turn.clickable_points}
+
 def imports(modules):
     """Import every module named (``yinsh.page.access``, …); their names once imported."""
     for name in modules:
@@ -180,7 +186,7 @@ def boards(text, every):
     for index, move in enumerate(game.moves + (None,)):
         if index % every == 0:
             turn = Turn(replay)
-            out.append(board_svg(replay, point_labels=point_labels(turn), **turn.highlights()))
+            out.append(board_svg(replay, point_labels=point_labels(turn), **choices(turn)))
             out.append(board_svg(replay, animate=True, labels=index % 2 == 0))
             out.append(board_svg(replay.state, animate="flips", marked=["e5", "f6"], title="A <board> & \"more\""))
             out.append(diagram_svg(replay, highlight=["e4", "e3-e7"], size=300))
@@ -372,8 +378,6 @@ def previews(text, first, last):
 def _shown(session):
     """What the page shows, as plain data (the board as its SVG)."""
     s = status(session)
-    board = dict(s.board)
-    position = board.pop("position")
     return [s.prompt, s.detail, s.spoken, s.guide, s.message, list(s.notices), s.record, s.position, s.result,
             s.phase, s.turn_color, s.to_move, s.hint, s.ai, s.discarded, s.pool, s.pool_warning,
             [list(m) for m in s.moves], s.can_undo, s.can_redo, s.hint_hidden, s.hint_disabled, s.hint_busy,
@@ -382,7 +386,7 @@ def _shown(session):
             [[p.color, p.active, p.thinking, p.kind, p.score, p.need, p.rings, p.on_board] for p in s.players],
             None if s.review is None else [s.review.at, s.review.count, s.review.first_number, s.review.label,
                                            s.review.values],
-            s.motion.animate, len(s.motion.frames), board_svg(position, **board), list(s.motion.sounds),
+            s.motion.animate, len(s.motion.frames), board_svg(s.board), list(s.motion.sounds),
             s.preview_note, None if s.preview is None else [s.preview.ring, list(s.preview.flips),
                                                             list(s.preview.rows), s.preview.row]]
 

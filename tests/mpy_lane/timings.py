@@ -64,7 +64,9 @@ def clicks(codes, repeat):
     from yinsh.turn import Turn
 
     def redraw(game, turn):
-        return board_svg(game, point_labels=point_labels(turn), **turn.highlights())
+        return board_svg(game, point_labels=point_labels(turn), destinations=turn.destinations,
+                         rows=turn.candidate_rows, selected_row=turn.selected_row, selected_ring=turn.selected_ring,
+                         removable=turn.removable_rings, movable=turn.movable_rings, clickable=turn.clickable_points)
 
     out = []
     for code in codes:
@@ -103,7 +105,7 @@ def clicks(codes, repeat):
         def hover(page=page, target=target):
             page.point_to(target)
             shown = status(page)
-            preview_svg(shown.board["position"], **shown.preview.board())
+            preview_svg(shown.board.position, **shown.preview.board())
 
         out.append({
             "hover": _best(hover, repeat),

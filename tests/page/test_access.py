@@ -7,6 +7,7 @@ import doctest
 from collections import deque
 
 import pytest
+from helpers import choices
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
@@ -130,7 +131,7 @@ class TestPointLabels:
 
     def test_the_board_carries_them_with_ids_for_the_focus(self):
         turn = Turn(Game.from_record(NOTATION_EXAMPLE))
-        svg = board_svg(turn.state, point_labels=point_labels(turn), **turn.highlights())
+        svg = board_svg(turn.state, point_labels=point_labels(turn), **choices(turn))
         assert 'role="img"' not in svg.split(">", 1)[0]  # an img would hide its points
         assert '<circle class="hit can" cx="303.11" cy="-175" r="22" data-point="h7" id="yb-pt-h7" role="button" ' \
                'aria-label="h7, white ring, can move"/>' in svg

@@ -11,6 +11,7 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from helpers import choices
 
 import yinsh.page.preview
 import yinsh.page.sounds
@@ -230,9 +231,9 @@ class TestDrawing:
 
     def test_candidate_rows_fill_under_the_pieces_and_dim_once_one_is_chosen(self):
         turn = _overlapping_rows()
-        svg = board_svg(turn.state, **turn.highlights())
+        svg = board_svg(turn.state, **choices(turn))
         assert svg.index("yb-row-fill") < svg.index('class="yb-pieces"') < svg.index("data-row=")
         turn.click_row(parse_row("f10", "j10"))
-        svg = board_svg(turn.state, **turn.highlights())
+        svg = board_svg(turn.state, **choices(turn))
         assert 'class="row selected" data-row="f10-j10"' in svg and 'class="row dim" data-row="g10-k10"' in svg
         assert svg.count("yb-row-fill selected") == 1 and svg.count("yb-row-fill dim") == 1

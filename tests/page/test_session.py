@@ -155,7 +155,7 @@ class TestStaleAnswers:
         assert hint is not None and hint in session.game.legal_moves() and len(session.game.moves) == 10
         shown = status(session)
         assert shown.hint == str(hint) and shown.message.startswith(f"Hint: {hint}")
-        assert hint.source in shown.board["marked"] and hint.target in shown.board["marked"]
+        assert hint.source in shown.board.marked and hint.target in shown.board.marked
 
 
 # --------------------------------------------------------------------------- a person's turn
@@ -239,7 +239,7 @@ class TestReview:
         session.review(3)
         shown = status(session)
         assert shown.reviewing == 3 and shown.review is not None and shown.review.label == "Reviewing move 3"
-        assert shown.board["position"] == Game.from_record("1.e3 2.a5 3.b5").state
+        assert shown.board.position == Game.from_record("1.e3 2.a5 3.b5").state
         session.click_point(parse_point("h7"))
         assert session.message.startswith("This is a past position") and session.game.ply == 10
         session.step_review("next")
@@ -292,8 +292,8 @@ def test_a_move_with_removals_is_drawn_in_steps():
     game = Game.from_state(s, 40)
     move = Move.from_text("e7-e8;xe3-e7xk8")
     frames = frames_of(game, move)
-    assert [f[0]["last_move"] for f in frames] == [(parse_point("e7"), parse_point("e8"))] * 2
-    assert frames[1][0]["rows"] == [parse_row("e3", "e7")] and frames[1][0]["marked"] == [parse_point("k8")]
+    assert [f[0].last_move for f in frames] == [(parse_point("e7"), parse_point("e8"))] * 2
+    assert frames[1][0].rows == (parse_row("e3", "e7"),) and frames[1][0].marked == (parse_point("k8"),)
     turn = Turn(game, auto_row=False)
     for decision in decisions_of(move):
         turn.choose(Decision(decision.kind, decision.value))

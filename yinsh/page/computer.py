@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..game import Game
 from ..move import Move
+from ..render import Animation, Picture
 from ..turn import Decision, Turn
 from .sounds import move_cues
 
@@ -83,9 +84,9 @@ def answer_of(text: str) -> dict:
     return answer
 
 
-def frames_of(game: Game, move: Move) -> list[tuple[dict, int]]:
-    """The steps in which a computer's ``move`` with removals is drawn: ``board_svg``
-    arguments and how long each shows (the last step, the position after the move, is the
+def frames_of(game: Game, move: Move) -> list[tuple[Picture, int]]:
+    """The steps in which a computer's ``move`` with removals is drawn: what the board shows
+    and how long each shows (the last step, the position after the move, is the
     ordinary drawing). A move without removals has none.
 
     >>> from yinsh.state import make_state
@@ -97,11 +98,11 @@ def frames_of(game: Game, move: Move) -> list[tuple[dict, int]]:
     if not move.before and not move.after:
         return []
     turn = Turn(game, auto_row=False)
-    frames: list[tuple[dict, int]] = []
+    frames: list[tuple[Picture, int]] = []
 
     def removal_frame(removal, last) -> None:
-        frames.append(({"position": turn.state, "rows": [removal.row], "selected_row": removal.row,
-                        "marked": [removal.ring], "last_move": last}, ROW_MS))
+        frames.append((Picture(turn.state, last, rows=(removal.row,), selected_row=removal.row,
+                               marked=(removal.ring,)), ROW_MS))
         turn.choose(Decision("row", removal.row))
         turn.choose(Decision("ring", removal.ring))
 
@@ -112,7 +113,7 @@ def frames_of(game: Game, move: Move) -> list[tuple[dict, int]]:
         turn.choose(Decision("source", move.source))
         turn.choose(Decision("target", move.target))
         last = (move.source, move.target)
-        frames.append(({"position": turn.state, "last_move": last, "animate": True}, MOVE_MS))
+        frames.append((Picture(turn.state, last, animation=Animation.SLIDE), MOVE_MS))
     for removal in move.after:
         removal_frame(removal, last)
     return frames
@@ -218,7 +219,7 @@ class ComputerPlayer:
         if self.session.both_computers():
             shown = sum(ms for _, ms in frames) or (PLACE_MS if move.kind == "place" else MOVE_MS)
             self.pause_ms = shown + self.session.settings.delay
-        self.session.show_move(move.kind != "pass", frames, sounds)
+        self.session.show_move(Animation.NONE if move.kind == "pass" else Animation.SLIDE, frames, sounds)
 
     def receive_hint(self, request: Request, text: str) -> None:
         """The hint for ``request``: marked on the board, named in the message, not played."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 from ..board import parse_point, point_name  # noqa: F401 (parse_point: the doctests)
 from ..game import COLORS, Game
 from ..move import Move
+from ..render import Animation
 from ..turn import Phase, Turn
 from .access import rows_through
 from .computer import GRAPHS_KEPT, NAMES, ComputerPlayer
@@ -40,15 +41,16 @@ from .words import MOUSE, TOUCH, several_rows
 __all__ = ["Session", "Motion", "NAMES", "GRAPHS_KEPT"]
 
 class Motion:
-    """How the board shows the change just made, once: ``animate`` is :func:`board_svg`'s
-    (``True``, ``"flips"`` for a dragged ring, ``False``); ``frames`` the steps of a computer's
-    move with removals (``board_svg`` arguments and how long each shows); ``sounds`` what is
+    """How the board shows the change just made, once: ``animate`` is the
+    :class:`~yinsh.render.Animation` of the move (``FLIPS`` for a dragged ring); ``frames`` the
+    steps of a computer's move with removals (a :class:`~yinsh.render.Picture` and how long
+    each shows); ``sounds`` what is
     heard (:data:`yinsh.page.sounds.CUES`, in order). ``token`` tells one motion from the next:
     the view plays each once."""
 
     __slots__ = ("token", "animate", "frames", "sounds")
 
-    def __init__(self, token: int, animate: bool | str = False, frames: list | None = None,
+    def __init__(self, token: int, animate: Animation = Animation.NONE, frames: list | None = None,
                  sounds: tuple[str, ...] = ()) -> None:
         self.token = token
         self.animate = animate
@@ -196,7 +198,8 @@ class Session:
         self.settings = Settings(white=players["white"], black=players["black"], variant=s.variant, delay=s.delay)
         self._changed()
 
-    def show_move(self, animate: bool | str = False, frames: list | None = None, sounds: tuple[str, ...] = ()) -> None:
+    def show_move(self, animate: Animation = Animation.NONE, frames: list | None = None,
+                  sounds: tuple[str, ...] = ()) -> None:
         """The move just made shows once, as :class:`Motion` says (the view plays each token once)."""
         self.motion = Motion(self.motion.token + 1, animate, frames, sounds)
 
@@ -269,15 +272,15 @@ class Session:
         self.message = act() or ""
         if turn.version == version and turn.move is None:
             return
-        animate: bool | str = False
+        animate = Animation.NONE
         sounds = decision_cues(turn, moved_before is None, removed_before)
         if turn.ring_move is not None and moved_before is None:
-            animate = "flips" if dragged else True  # a dragged ring is already where it goes
+            animate = Animation.FLIPS if dragged else Animation.SLIDE  # a dragged ring is already there
         move = turn.move
         if move is not None:
             self.notices = []
             if move.kind == "place":
-                animate = True
+                animate = Animation.SLIDE
             self.commit(move)
         self.show_move(animate, sounds=sounds)
 

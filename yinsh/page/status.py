@@ -1,7 +1,7 @@
 """What the game page shows, browser-free: :func:`status` reads a :class:`~yinsh.page.session.Session`.
 
-A :class:`Status` is the page as plain values — the board's :func:`~yinsh.render.board_svg`
-arguments, the prompt and the guide's line, the players, the pool, the move list, the review
+A :class:`Status` is the page as plain values — what the board shows (a
+:class:`~yinsh.render.Picture`), the prompt and the guide's line, the players, the pool, the move list, the review
 area, which buttons are enabled — so that :mod:`yinsh.web.view` only copies it into the DOM
 and everything the page decides is tested under CPython (tests/page/test_session.py).
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..compat import bit_count
 from ..game import COLORS, Game
 from ..move import Move, row_name
-from ..render import ring_icon_svg
+from ..render import Picture, picture, ring_icon_svg
 from ..state import RINGS_PER_PLAYER, State, pool
 from ..turn import result_text
 from .access import point_labels, spoken_prompt
@@ -77,8 +77,8 @@ class Status(_Parts):
     """What the page shows now (:meth:`Session.status`); the view draws it."""
 
     game: Game
-    board: dict
-    """The :func:`~yinsh.render.board_svg` arguments of the board shown."""
+    board: Picture
+    """What the board shows (drawn by :func:`~yinsh.render.board_svg`)."""
     motion: Motion
     reviewing: int | None
     prompt: str
@@ -143,19 +143,21 @@ def suggested_points(session: Session) -> list[int]:
     points = [r.ring for r in move.before + move.after]
     return points + [p for p in (move.source, move.target) if p is not None]
 
-def board_args(session: Session) -> dict:
-    """The :func:`~yinsh.render.board_svg` arguments of the board shown now."""
+def board_picture(session: Session) -> Picture:
+    """What the board shows now: a past position under review, else the turn being built —
+    with its choices when the person here is to move — and the hint."""
     if session.reviewing is not None:
         shown = session.reviewing
         state = session.game.state_at(shown)
-        return {"position": state, "last_move": session.game.moves[shown - 1] if shown else None,
-                "point_labels": point_labels(None, state)}
+        return Picture(state, session.game.moves[shown - 1] if shown else None, point_labels=point_labels(None, state))
     turn = session.turn
-    person = session.person_to_move()
-    board: dict = turn.highlights() if person else {}
-    board.update(position=turn.state, last_move=last_move(session), marked=suggested_points(session),
-                 point_labels=point_labels(turn if person else None, turn.state))
-    return board
+    labels = point_labels(turn if session.person_to_move() else None, turn.state)
+    if not session.person_to_move():
+        return picture(turn.state, last_move=last_move(session), marked=suggested_points(session), point_labels=labels)
+    return picture(turn.state, last_move=last_move(session), destinations=turn.destinations, rows=turn.candidate_rows,
+                   selected_row=turn.selected_row, selected_ring=turn.selected_ring, removable=turn.removable_rings,
+                   movable=turn.movable_rings, marked=suggested_points(session), clickable=turn.clickable_points,
+                   point_labels=labels)
 
 def prompt_lines(session: Session) -> tuple[str, str]:
     """The prompt and the line under it."""
@@ -233,7 +235,7 @@ def status(session: Session) -> Status:
     outcome = game.outcome if session.reviewing is None else None  # not over a past position
     shown = preview(turn, *session.pointer) if person and session.pointer and session.reviewing is None else None
     return Status(
-        game=game, board=board_args(session), motion=session.motion, reviewing=session.reviewing,
+        game=game, board=board_picture(session), motion=session.motion, reviewing=session.reviewing,
         prompt=prompt, detail=detail, spoken=spoken_prompt(prompt, turn if level is None else None),
         guide=session.guide_line(), message=session.message, notices=tuple(session.notices[-3:]),
         record=game.record(), position=game.position(), result=game.result or "",

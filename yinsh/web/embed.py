@@ -19,7 +19,7 @@ from ..board import parse_point
 from ..game import Game
 from ..move import Move, parse_row_name
 from ..page.embed import EmbedError, EmbedSpec, parse_embed, step_label
-from ..render import board_svg
+from ..render import board_svg, picture
 from ..turn import Turn
 from .dom import document, element, find, listen, window
 
@@ -92,13 +92,13 @@ class Embed:
         document.getElementById("message").hidden = True
         status, again = "", ""
         if turn is not None and self.answer is None:  # a puzzle being solved
-            highlights: dict = turn.highlights()
-            del highlights["rows"]
             # the opponent's last move, until this turn changes the board
             last_move = turn.ring_move or (turn.game.moves[-1] if turn.game.moves and not turn.removals else None)
             shown: Game = turn.game
-            svg = board_svg(turn.state, last_move=last_move, rows=turn.candidate_rows or spec.rows,
-                            marked=spec.marked, **highlights)
+            svg = board_svg(picture(turn.state, last_move=last_move, destinations=turn.destinations,
+                                    rows=turn.candidate_rows or spec.rows, selected_row=turn.selected_row,
+                                    selected_ring=turn.selected_ring, removable=turn.removable_rings,
+                                    movable=turn.movable_rings, marked=spec.marked, clickable=turn.clickable_points))
             phase, puzzle = str(turn.phase), "solving"
             status, again = self.hint or turn.prompt, "Reset"
         else:

@@ -24,7 +24,7 @@ from ..board import WINDOWS, point_name
 from ..page.access import START_POINT, Announcer
 from ..page.graph import eval_graph_svg
 from ..page.status import Status
-from ..render import board_svg, escape, point_xy, preview_svg
+from ..render import Animation, board_svg, escape, point_xy, preview_svg
 from .audio import AUDIO
 from .dom import create_proxy, document, element, warn, window
 
@@ -133,9 +133,7 @@ class View:
         if fresh and motion.frames and status.reviewing is None:
             asyncio.create_task(self.play_frames(motion.frames))
             return
-        board = dict(status.board)
-        position = board.pop("position")
-        self.set_board(board_svg(position, animate=motion.animate if fresh else False, **board))
+        self.set_board(board_svg(status.board._replace(animation=motion.animate if fresh else Animation.NONE)))
 
     def forget_board(self) -> None:
         """Draw the board again at the next :meth:`draw` (something else changed it)."""
@@ -166,7 +164,7 @@ class View:
         hits = element(svg.querySelector(".yb-hits"))
         if preview is None or hits is None:
             return
-        hits.insertAdjacentHTML("beforebegin", preview_svg(status.board["position"], **preview.board()))
+        hits.insertAdjacentHTML("beforebegin", preview_svg(status.board.position, **preview.board()))
         marks = [(f'[data-marker="{point_name(p)}"]', "flip") for p in preview.flips]
         if preview.ring is not None:
             marks.append((f'[data-point="{point_name(preview.ring)}"]', "ring"))
@@ -181,10 +179,8 @@ class View:
         """A computer's move step by step: the rows it removes, the ring move, its own rows;
         then the position after it. Any other drawing of the board meanwhile wins."""
         try:
-            for kwargs, ms in frames:
-                kwargs = dict(kwargs)
-                position = kwargs.pop("position")
-                self.set_board(board_svg(position, **kwargs))
+            for shown, ms in frames:
+                self.set_board(board_svg(shown))
                 token = self.board_drawn
                 await asyncio.sleep(ms / 1000)
                 if self.board_drawn != token:
