@@ -12,13 +12,15 @@ each). All of
 them run in one MicroPython process per session. Without Node.js or the npm package the lane
 is skipped here and fails under CI (``make setup`` installs both).
 
-To add a browser-free module (say ``yinsh/page/session.py``): add its path to
-``ENTRY_MODULES`` in tests/mpy_lane/lane.py (what it imports comes along), write a probe in
+To add a browser-free module: in yinsh/page, the lane takes it by itself (``ENTRY_MODULES`` in
+tests/mpy_lane/lane.py lists every module there); elsewhere, add its path to ``ENTRY_MODULES``
+(what it imports comes along). Then write a probe in
 tests/mpy_lane/probes.py that calls its main functions and returns plain data (lists,
 strings, ints; no floats, no dict order), and add a line calling it to :data:`CALLS`.
 
 :func:`test_shared_modules_keep_to_the_subset` needs no interpreter: it refuses, in every
-shared module, the calls MicroPython lacks, even on paths no probe takes.
+shared module and every DOM module of the MicroPython pages, the calls MicroPython lacks, even
+on paths no probe takes.
 """
 
 from __future__ import annotations
