@@ -19,7 +19,30 @@ from ..turn import Decision, Turn
 from .sounds import move_cues
 
 if TYPE_CHECKING:
-    from .session import Session
+    from typing import Protocol
+
+    from .settings import Settings
+
+    class Table(Protocol):
+        """What the computer player reads and calls of the game it plays at (the page's
+        :class:`~yinsh.page.session.Session`): the game, the players, the messages."""
+
+        game: Game
+        settings: Settings
+        generation: int
+        seed: int
+        paused: bool
+        reviewing: int | None
+
+        def computer_to_move(self) -> int | None: ...
+        def remote_to_move(self) -> bool: ...
+        def both_computers(self) -> bool: ...
+        def commit(self, move: Move) -> None: ...
+        def play_by_hand(self, color: str) -> None: ...
+        def show_move(self, animate: Animation = ..., frames: list | None = None,
+                      sounds: tuple[str, ...] = ()) -> None: ...
+        def say(self, text: str) -> None: ...
+        def notice(self, text: str) -> None: ...
 
 __all__ = ["Request", "ComputerPlayer", "answer_of", "frames_of", "HINT_LEVEL", "ROW_MS", "MOVE_MS", "PLACE_MS",
            "GRAPHS_KEPT", "NAMES"]
@@ -125,7 +148,7 @@ class ComputerPlayer:
     shown, graph values kept, a failure noticed. It holds the state of its questions and
     answers; the game, the players and the messages stay the session's."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Table) -> None:
         self.session = session
         self.state = "off"
         """The worker: ``off``, ``starting``, ``ready`` or ``failed``."""
