@@ -33,5 +33,5 @@ def launch_options() -> dict[str, Any]:
 RETURNING_VISITOR = "try { localStorage.getItem('yinsh:welcome') || localStorage.setItem('yinsh:welcome', 'two'); } " \
                     "catch (e) {}"
 """A context's init script that makes every visit a returning visitor's: the first visit's
-question (yinsh.web.prefs.welcome_due) is answered "Two players here" unless the page stored
+question (yinsh.page.prefs.welcome_due) is answered "Two players here" unless the page stored
 an answer itself. The tests of that question open their pages without it."""

@@ -128,3 +128,11 @@ def imported_modules(*modules: str) -> set[str]:
             todo.append(str(PurePosixPath(*parts[:i], "__init__.py")))
         todo += direct_imports(path)
     return seen
+
+
+def choices(turn) -> dict:
+    """A turn's choices as :func:`yinsh.render.picture` takes them (the page builds its picture
+    from the same data: yinsh/page/status.py)."""
+    return {"destinations": turn.destinations, "rows": turn.candidate_rows, "selected_row": turn.selected_row,
+            "selected_ring": turn.selected_ring, "removable": turn.removable_rings, "movable": turn.movable_rings,
+            "clickable": turn.clickable_points}

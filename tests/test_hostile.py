@@ -23,22 +23,15 @@ from yinsh.__main__ import main
 from yinsh.bench import NOTATION_EXAMPLE, hostile_inputs, open_door
 from yinsh.board import POINTS, WINDOWS
 from yinsh.link import decode_game, encode_game
+from yinsh.page.embed import EmbedError, parse_embed
+from yinsh.page.links import continues_game, from_the_start, game_url, open_page, replaces_game_in_progress
+from yinsh.page.records import import_error_message, read_import
+from yinsh.page.safe_json import load_json
+from yinsh.page.saved import SavedGameError, saved_from_json, saved_to_json
+from yinsh.page.settings import Settings, settings_from_json
+from yinsh.page.urls import read_params
 from yinsh.position import check_digits, decode_position, encode_position, to_digits
 from yinsh.record import read_record, read_records, read_sgf
-from yinsh.web import (
-    Settings,
-    continues_game,
-    from_the_start,
-    game_url,
-    load_json,
-    open_page,
-    read_params,
-    replaces_game_in_progress,
-    settings_from_json,
-)
-from yinsh.web.embedding import EmbedError, parse_embed
-from yinsh.web.records import import_error_message, read_import
-from yinsh.web.saved import SavedGameError, saved_from_json, saved_to_json
 
 ISSUE = {item.name: item for item in hostile_inputs()}
 SAMPLE = Game.from_record("1.e3 2.a5 3.b5")

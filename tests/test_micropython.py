@@ -12,13 +12,15 @@ each). All of
 them run in one MicroPython process per session. Without Node.js or the npm package the lane
 is skipped here and fails under CI (``make setup`` installs both).
 
-To add a browser-free module (say ``yinsh/web/session.py``): add its path to
-``ENTRY_MODULES`` in tests/mpy_lane/lane.py (what it imports comes along), write a probe in
+To add a browser-free module: in yinsh/page, the lane takes it by itself (``ENTRY_MODULES`` in
+tests/mpy_lane/lane.py lists every module there); elsewhere, add its path to ``ENTRY_MODULES``
+(what it imports comes along). Then write a probe in
 tests/mpy_lane/probes.py that calls its main functions and returns plain data (lists,
 strings, ints; no floats, no dict order), and add a line calling it to :data:`CALLS`.
 
 :func:`test_shared_modules_keep_to_the_subset` needs no interpreter: it refuses, in every
-shared module, the calls MicroPython lacks, even on paths no probe takes.
+shared module and every DOM module of the MicroPython pages, the calls MicroPython lacks, even
+on paths no probe takes.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import DATA, unavailable
+from helpers import DATA, imported_modules, unavailable
 from hypothesis import given
 from hypothesis import strategies as st
 from mpy_lane import lane, probes
@@ -221,10 +223,14 @@ _MISSING_MODULES = {"importlib", "zlib", "datetime", "dataclasses", "enum", "url
 
 
 def test_shared_modules_keep_to_the_subset() -> None:
-    """No shared module calls what MicroPython lacks, on any path: the probes cannot reach
-    every branch, this reads them all. (``enum`` is allowed in turn.py: mpy/enum.py stands in.)"""
+    """No module the MicroPython pages import calls what MicroPython lacks, on any path: the
+    probes cannot reach every branch, this reads them all — the shared modules and the pages'
+    DOM modules (yinsh/web), which no probe runs. (``from enum import StrEnum`` is allowed:
+    mpy/enum.py stands in.)"""
     problems = []
-    for path in lane.shared_modules():
+    pages = imported_modules("yinsh/web/main.py", "yinsh/web/embed.py")
+    assert {"yinsh/web/view.py", "yinsh/web/game_menu.py", "yinsh/web/embed.py"} <= pages
+    for path in sorted(set(lane.shared_modules()) | pages):
         tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
         type_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and _is_type_checking(node.test)
                      for n in ast.walk(node)}
@@ -243,7 +249,7 @@ def _unportable(node: ast.AST, path: str) -> str | None:
         names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
         for name in names:
             if name == "collections.abc" or name.split(".")[0] in _MISSING_MODULES and not (
-                    name == "enum" and path == "yinsh/turn.py"):
+                    name == "enum" and [a.name for a in node.names] == ["StrEnum"]):
                 return f"import {name} (MicroPython has none)"
     if isinstance(node, ast.Dict) and None in node.keys:
         return "{**…} in a dict display (MicroPython cannot parse it)"

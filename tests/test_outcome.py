@@ -10,11 +10,13 @@ from helpers import DATA, load
 
 from yinsh import Game
 from yinsh.outcome import TERMINATIONS, Outcome
+from yinsh.page.access import result_announcement
+from yinsh.page.records import export_tags, record_title
+from yinsh.page.session import Session
+from yinsh.page.settings import Settings
+from yinsh.page.status import status
 from yinsh.record import read_record
 from yinsh.turn import Turn, result_text
-from yinsh.web import Settings
-from yinsh.web.access import result_announcement
-from yinsh.web.records import export_tags, record_title
 
 GAMES = load("games.ygn") + load("scenarios.ygn")
 FINISHED = [r for r in GAMES if r.game.outcome is not None]
@@ -55,6 +57,8 @@ def test_a_finished_game_and_every_place_that_tells_its_end(record):
     tags = export_tags(game, Settings(), datetime.date(2026, 11, 29))
     assert (tags["Result"], tags["Termination"]) == (done.result, done.termination)
     assert record_title(record).endswith(f", {done.result})")
+    banner = status(Session(game, Settings())).banner
+    assert banner is not None and f"{banner[0]}: {banner[1][:1].lower()}{banner[1][1:]}" == done.text()
 
 
 def test_an_sgf_file_has_the_tags_of_its_outcome():

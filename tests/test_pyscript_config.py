@@ -17,7 +17,9 @@ import pytest
 from helpers import config_files, imported_modules
 
 from yinsh.game import Game
-from yinsh.web import PLAYER_KINDS, ai_level, game_url, open_page, read_params
+from yinsh.page.links import game_url, open_page
+from yinsh.page.settings import PLAYER_KINDS, ai_level
+from yinsh.page.urls import read_params
 from yinsh.web.client import WORKER_CONFIG, WORKER_URL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +46,7 @@ class TestPageConfig:
 
     def test_maps_what_the_main_thread_imports_and_nothing_more(self):
         needed = imported_modules("yinsh/web/main.py")
-        assert {"yinsh/turn.py", "yinsh/render.py", "yinsh/web/session.py"} <= needed
+        assert {"yinsh/turn.py", "yinsh/render.py", "yinsh/page/session.py"} <= needed
         assert not kept_out(needed)
         missing = sorted(needed - set(self.files))
         entries = [f'"./{m}" = "./{PurePosixPath(m).parent}/"' for m in missing]

@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from helpers import choices
 
 from yinsh.board import POINTS, WINDOWS, parse_point, point_name
 from yinsh.game import Game
@@ -117,7 +118,7 @@ class TestBoard:
         game = brave_combo(57)
         turn = Turn(game)
         turn.click_point(P("f5"))
-        svg = board_svg(turn.state, last_move=game.moves[-1], **turn.highlights())
+        svg = board_svg(turn.state, last_move=game.moves[-1], **choices(turn))
         parse(svg)
         # colours come from CSS custom properties, so themes and dark mode restyle the board
         assert not re.search(r"(fill|stroke)=\"#", svg) and "style=\"fill" not in svg
@@ -192,7 +193,7 @@ class TestHighlights:
         game = Game.from_record("1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8")
         turn = Turn(game)
         turn.click_point(P("e3"))
-        root = parse(board_svg(game, **turn.highlights()))
+        root = parse(board_svg(game, **choices(turn)))
         dests = [e for e in root.iter() if e.get("class") == "yb-dest"]
         assert len(dests) == 15
         assert {nearest_point(float(e.get("cx")), float(e.get("cy"))) for e in dests} == turn.destinations
@@ -208,11 +209,11 @@ class TestHighlights:
         turn = Turn(game)
         turn.click_point(P("f5"))
         turn.click_point(P("f9"))
-        root = parse(board_svg(turn.state, last_move=turn.ring_move, **turn.highlights()))
+        root = parse(board_svg(turn.state, last_move=turn.ring_move, **choices(turn)))
         rows = elements(root, "data-row")
         assert sorted(r.get("data-row") for r in rows) == ["f3-f7", "f4-f8"]
         turn.click_row(parse_row("f3", "f7"))
-        root = parse(board_svg(turn.state, **turn.highlights()))
+        root = parse(board_svg(turn.state, **choices(turn)))
         selected = [r.get("data-row") for r in elements(root, "data-row") if "selected" in r.get("class")]
         assert selected == ["f3-f7"]
         halos = [e for e in root.iter() if e.get("class") == "yb-removable"]

@@ -146,9 +146,10 @@ def hostile_inputs() -> list[Hostile]:
         MAX_WORDS,
     )
     from .link import encode_game
+    from .page.saved import saved_to_json
+    from .page.settings import Settings
+    from .page.urls import quote
     from .position import check_digits, encode_position
-    from .web import Settings, _quote
-    from .web.saved import saved_to_json
 
     placed = Game.from_record(NOTATION_EXAMPLE)
     far = encode_position(placed.state, 10 ** 4400)  # a move number no game reaches, and a valid check
@@ -164,7 +165,7 @@ def hostile_inputs() -> list[Hostile]:
     long_record = long_game.record()
     comment = "{" + "a remark " * ((MAX_RECORD_CHARS - len(long_record) - 10) // 9) + "}"
     games = "\n\n".join(f'[Game "{number}"]\n{long_record}' for number in range(MAX_GAMES))
-    link_record = _quote(long_record + " {")
+    link_record = quote(long_record + " {")
     link_record += "x" * (MAX_LINK_CHARS - len("?record=") - len(link_record) - 1) + "}"
     saved = saved_to_json(long_game, Settings(), 0)[:-1] + ', "note": "'
     saved += "[" * (MAX_SAVED_CHARS - len(saved) - 2) + '"}'
@@ -188,7 +189,7 @@ def hostile_inputs() -> list[Hostile]:
         Hostile("White has won 3-0, no move played", "link", "#g=" + encode_game(won)),
         Hostile("play by link from a set-up position", "link", "?you=black#g=" + encode_game(won)),
         Hostile("SGF '(;P0[1 place wr'", "import", "(;P0[1 place wr"),
-        Hostile("?record=(; and garbage", "link", "?record=" + _quote(sgf_garbage)),
+        Hostile("?record=(; and garbage", "link", "?record=" + quote(sgf_garbage)),
         Hostile(f"largest: the longest random game ({len(long_game.moves)} moves) as a code", "code",
                 encode_game(long_game)),
         Hostile(f"largest: {MAX_GAMES} such games pasted", "import", games),
@@ -247,11 +248,11 @@ def open_door(door: str, text: str) -> str:
     from .errors import YinshError
     from .game import Game
     from .link import decode_game
+    from .page.embed import parse_embed
+    from .page.links import open_page
+    from .page.records import list_import
+    from .page.saved import SavedGameError, saved_from_json
     from .turn import Turn
-    from .web import open_page
-    from .web.embedding import parse_embed
-    from .web.records import list_import
-    from .web.saved import SavedGameError, saved_from_json
 
     try:
         if door == "record":

@@ -28,6 +28,7 @@ from .scan import lower, strip
 
 __all__ = [
     "COLUMNS",
+    "WIDTH",
     "POINTS",
     "POINT_NAMES",
     "BIT",
@@ -54,27 +55,29 @@ _COLUMN_ROWS: Final = {  # column -> (lowest row, highest row)
     "a": (2, 5), "b": (1, 7), "c": (1, 8), "d": (1, 9), "e": (1, 10), "f": (2, 10),
     "g": (2, 11), "h": (3, 11), "i": (4, 11), "j": (5, 11), "k": (7, 10),
 }
-_WIDTH: Final = 12
-SIZE: Final = len(COLUMNS) * _WIDTH
+WIDTH: Final = 12
+"""Points per column in the index (``c * WIDTH + r``): rows 0 and 12 hold no point, the padding
+that keeps every step along a line one fixed number."""
+SIZE: Final = len(COLUMNS) * WIDTH
 """One more than the largest point index: the length of tables indexed by point."""
 
 POINTS: Final[tuple[Point, ...]] = tuple(
-    c * _WIDTH + r
+    c * WIDTH + r
     for c, col in enumerate(COLUMNS)
     for r in range(_COLUMN_ROWS[col][0], _COLUMN_ROWS[col][1] + 1)
 )
 """The 85 points in notation order (a2, a3, …, k10)."""
 
-POINT_NAMES: Final[dict[Point, str]] = {p: f"{COLUMNS[p // _WIDTH]}{p % _WIDTH}" for p in POINTS}
+POINT_NAMES: Final[dict[Point, str]] = {p: f"{COLUMNS[p // WIDTH]}{p % WIDTH}" for p in POINTS}
 """The name of each point (for look-ups: iterate over ``POINTS`` for the notation order)."""
 _NAME_TO_POINT: Final = {name: p for p, name in POINT_NAMES.items()}
 BIT: Final[tuple[int, ...]] = tuple(1 << i for i in range(SIZE))
 ALL_POINTS: Final = sum(BIT[p] for p in POINTS)
 """The bitboard of every point."""
 
-STEPS: Final = (1, _WIDTH, _WIDTH + 1)
+STEPS: Final = (1, WIDTH, WIDTH + 1)
 """Index steps of the three line directions (0,1), (1,0) and (1,1); never (1,-1)."""
-DIRECTIONS: Final = (1, _WIDTH, _WIDTH + 1, -1, -_WIDTH, -_WIDTH - 1)
+DIRECTIONS: Final = (1, WIDTH, WIDTH + 1, -1, -WIDTH, -WIDTH - 1)
 """Index steps of the six directions a ring can slide in."""
 
 
@@ -122,13 +125,13 @@ def line_step(a: Point, b: Point) -> int | None:
     >>> line_step(parse_point("a2"), parse_point("e6"))
     13
     """
-    columns, rows = b // _WIDTH - a // _WIDTH, b % _WIDTH - a % _WIDTH
+    columns, rows = b // WIDTH - a // WIDTH, b % WIDTH - a % WIDTH
     if columns == 0 and rows:
         step = 1
     elif rows == 0 and columns:
-        step = _WIDTH
+        step = WIDTH
     elif columns == rows and columns:
-        step = _WIDTH + 1
+        step = WIDTH + 1
     else:
         return None
     # The board is convex: every point between two of its points on a line is on it.

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .board import is_point
 from .errors import NotationError
 from .game import Game
-from .move import parse_row
+from .move import parse_row_name
 from .render import board_svg
 from .scan import lower, quoted, strip
 
@@ -32,7 +32,7 @@ def parse_highlight(items: Iterable[str]) -> tuple[list[str], list[str]]:
         if is_point(item):
             points.append(item)
         elif "-" in item and all(is_point(p) for p in item.split("-", 1)):
-            parse_row(*item.split("-", 1))
+            parse_row_name(item)
             rows.append(item)
         else:
             raise NotationError(f"cannot highlight {quoted(item)}: expected a point like e4 or a row like e3-e7")

@@ -144,6 +144,26 @@ class Game:
         """The number of moves said to be played before the starting position."""
         return self._first_ply
 
+    def state_at(self, count: int) -> State:
+        """The position after the first ``count`` moves of the game (0: where it started); the
+        game keeps every one. Raises ``IndexError`` outside 0 to ``len(moves)``.
+
+        >>> game = Game.from_record("1.e3 2.a5")
+        >>> game.state_at(1) == Game.from_record("1.e3").state, game.state_at(2) == game.state
+        (True, True)
+        """
+        if not 0 <= count <= len(self._moves):
+            raise IndexError(f"move {count} is outside the game (0 to {len(self._moves)})")
+        return self._states[count]
+
+    def mover(self, index: int) -> str:
+        """The colour that played ``moves[index]`` (every move, a pass too, is one turn).
+
+        >>> Game.from_record("1.e3 2.a5").mover(1)
+        'black'
+        """
+        return COLORS[(self.start_state.turn + index) % 2]
+
     def pending_rows(self) -> list[str]:
         """Rows of five the player to move must resolve before acting (made by the opponent)."""
         s = self.state

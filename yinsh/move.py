@@ -23,7 +23,7 @@ from .errors import NotationError
 from .limits import MAX_MOVE_CHARS
 from .scan import lower, visible, words
 
-__all__ = ["Removal", "Move", "MoveKind", "row_name", "parse_row", "parse_move_text", "MoveText"]
+__all__ = ["Removal", "Move", "MoveKind", "row_name", "parse_row", "parse_row_name", "parse_move_text", "MoveText"]
 
 MoveKind = Literal["place", "move", "pass", "remove"]
 """``place`` a ring, ``move`` a ring, ``pass``, or ``remove`` only (a winning removal)."""
@@ -47,6 +47,20 @@ def parse_row(first: str, last: str) -> int:
     if window is None or WINDOWS[window][-1] != b:
         raise NotationError(f"'{first}-{last}' is not a row: its ends must be five points apart on one line")
     return window
+
+
+
+def parse_row_name(text: str) -> int:
+    """The window a row's notation names: ``'e3-e7'`` (what :func:`row_name` writes; either
+    order), as a page's ``data-row`` or a link gives it.
+
+    >>> row_name(parse_row_name("e7-e3"))
+    'e3-e7'
+
+    Raises ``NotationError`` if it does not name five points of one line.
+    """
+    first, _, last = text.partition("-")
+    return parse_row(first, last)
 
 
 class Removal(NamedTuple("Removal", [("row", int), ("ring", int)])):

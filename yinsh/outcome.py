@@ -48,6 +48,29 @@ class Outcome(NamedTuple("Outcome", [("termination", str), ("winner", "str | Non
         """The result as records write it: ``'1-0'``, ``'0-1'`` or ``'1/2-1/2'``."""
         return {"white": "1-0", "black": "0-1"}.get(self.winner or "", "1/2-1/2")
 
+    @property
+    def title(self) -> str:
+        """Who won, as the result banner's heading says it: ``'White wins'`` or ``'Draw'``."""
+        return f"{capitalize(self.winner)} wins" if self.winner else "Draw"
+
+    @property
+    def reason(self) -> str:
+        """Why, as the long form words it after the title: ``'three rings removed (3 to 1)'``.
+
+        >>> done = Outcome("passes", "black", (1, 2), 3)
+        >>> done.text() == f"{done.title}: {done.reason}"
+        True
+        """
+        white, black = self.score
+        most, least = max(white, black), min(white, black)
+        if self.termination == "rings":
+            need = self.rings_to_win
+            return f"{'three rings' if need == 3 else _rings(need)} removed ({most} to {least})"
+        why = _WHY[self.termination]
+        if self.winner is None:
+            return f"{why} with {_rings(white)} removed each"
+        return f"{why}, {capitalize(self.winner)} removed {_rings(most)} to {least}"
+
     def text(self, short: bool = False) -> str:
         """The end of the game in words: a sentence for the page's banner, or with ``short``
         the few words a screen reader says (``'Draw, 1 to 1: the markers ran out'``)."""
@@ -57,10 +80,4 @@ class Outcome(NamedTuple("Outcome", [("termination", str), ("winner", "str | Non
         if short:
             why = _WHY_SHORT[self.termination]
             return f"{winner} wins {most} to {least}{why}" if winner else f"Draw, {white} to {black}{why}"
-        if self.termination == "rings":
-            need = self.rings_to_win
-            return f"{winner} wins: {'three rings' if need == 3 else _rings(need)} removed ({most} to {least})"
-        why = _WHY[self.termination]
-        if winner is None:
-            return f"Draw: {why} with {_rings(white)} removed each"
-        return f"{winner} wins: {why}, {winner} removed {_rings(most)} to {least}"
+        return f"{self.title}: {self.reason}"

@@ -26,28 +26,33 @@ coordinates (the page uses them for dragging).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from .board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, STEPS, WINDOWS, parse_point
-from .compat import bit_length
-from .move import Move, parse_row, row_name
-from .state import State
-from .state import flips as flipped_by
+from .board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, STEPS, WIDTH, WINDOWS, parse_point, points_of
+from .move import Move, parse_row_name, row_name
+from .state import State, flipped
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+
+    from .move import Removal
 
 __all__ = [
     "UNIT",
     "VIEWBOX",
     "BOARD_CSS",
     "PALETTES",
+    "Picture",
+    "Animation",
+    "picture",
     "board_svg",
     "static_board_svg",
     "point_xy",
     "nearest_point",
     "ring_icon_svg",
     "preview_svg",
+    "escape",
 ]
 
 UNIT: Final = 50.0
@@ -68,7 +73,7 @@ def point_xy(point: int) -> tuple[float, float]:
 
 
 def _xy(point: int) -> tuple[float, float]:
-    c, r = divmod(point, 12)
+    c, r = divmod(point, WIDTH)
     return round(c * _SIN60 * UNIT, 2), round((c / 2 - r) * UNIT, 2)
 
 
@@ -136,9 +141,9 @@ def _labels() -> list[tuple[float, float, str]]:
     out = []
     for step, first, _last in _lines():
         if step == 1:  # a column: up the page
-            text, (ux, uy) = COLUMNS[first // 12], (0.0, -1.0)
-        elif step == 12:  # a number line: down and to the right
-            text, (ux, uy) = str(first % 12), (_SIN60, 0.5)
+            text, (ux, uy) = COLUMNS[first // WIDTH], (0.0, -1.0)
+        elif step == WIDTH:  # a number line: down and to the right
+            text, (ux, uy) = str(first % WIDTH), (_SIN60, 0.5)
         else:
             continue
         x0, y0 = _XY[first]
@@ -260,15 +265,65 @@ def _points(values: Iterable[int | str] | None) -> set[int]:
 
 def _window(value: int | str) -> int:
     if isinstance(value, str):
-        first, _, last = value.partition("-")
-        return parse_row(first, last)
+        return parse_row_name(value)
     return value
 
 
 _AUTO: Any = object()
 
 
-def board_svg(
+class Animation(StrEnum):
+    """How the board brings in the last move, once (CSS animations; compare with ``is``)."""
+
+    NONE = "none"
+    """Drawn at rest."""
+    SLIDE = "slide"
+    """The ring slides from where it stood (a placed ring drops in) and the markers it crossed
+    flip."""
+    FLIPS = "flips"
+    """The crossed markers flip; the ring does not slide (it was dragged there)."""
+
+
+class Picture(NamedTuple("Picture", [
+        ("position", State), ("last_move", "Move | tuple[int, int] | None"), ("destinations", "tuple[int, ...]"),
+        ("rows", "tuple[int, ...]"), ("selected_row", "int | None"), ("selected_ring", "int | None"),
+        ("removable", "tuple[int, ...]"), ("movable", "tuple[int, ...]"), ("marked", "tuple[int, ...]"),
+        ("clickable", "tuple[int, ...]"), ("point_labels", "Mapping[int, str] | None"),
+        ("animation", "Animation")])):
+    """What the board shows: one value, drawn by :func:`board_svg`.
+
+    - ``position``: the :class:`~yinsh.state.State` drawn; ``last_move``: a ``Move`` or an
+      (origin, destination) pair, marked with a trail and a halo (a move's removed rows and
+      rings show as ghosts), or ``None``;
+    - ``destinations``: dots where the picked ring may go; ``selected_ring``: the picked ring,
+      drawn with a marker of its colour inside; ``movable``: rings that may be picked;
+    - ``rows``: candidate five-windows (window indices, in the order given), each a clickable
+      bar with ``data-row="e3-e7"``; ``selected_row`` is drawn stronger; ``removable``: rings
+      that may be removed now;
+    - ``marked``: points to point out (a hint, a diagram's highlights); ``clickable``: points
+      whose ``data-point`` element gets the class ``can``;
+    - ``point_labels``: for a board played on a page, each point's accessible name
+      (:func:`yinsh.page.access.point_labels`); ``None`` for a picture;
+    - ``animation``: how the last move comes in (:class:`Animation`).
+
+    Points are indices (sorted), as :func:`picture` makes them from names.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, position: State, last_move: Move | tuple[int, int] | None = None,
+                destinations: tuple[int, ...] = (), rows: tuple[int, ...] = (), selected_row: int | None = None,
+                selected_ring: int | None = None, removable: tuple[int, ...] = (), movable: tuple[int, ...] = (),
+                marked: tuple[int, ...] = (), clickable: tuple[int, ...] = (),
+                point_labels: Mapping[int, str] | None = None, animation: Animation = Animation.NONE) -> Picture:
+        return super().__new__(cls, position, last_move, destinations, rows, selected_row, selected_ring, removable,
+                               movable, marked, clickable, point_labels, animation)
+
+
+_ANIMATIONS: Final = {False: Animation.NONE, True: Animation.SLIDE, "flips": Animation.FLIPS}
+
+
+def picture(
     position: Any,
     *,
     last_move: Move | tuple[int, int] | None = _AUTO,
@@ -280,107 +335,135 @@ def board_svg(
     movable: Iterable[int | str] = (),
     marked: Iterable[int | str] = (),
     clickable: Iterable[int | str] = (),
-    labels: bool = True,
-    animate: bool | str = False,
-    standalone: bool = False,
-    title: str | None = None,
-    size: int | None = None,
     point_labels: Mapping[int, str] | None = None,
-    hits: bool = True,
-) -> str:
-    """The SVG markup of a position.
+    animate: Animation | bool | str = Animation.NONE,
+) -> Picture:
+    """The :class:`Picture` of ``position``, a :class:`~yinsh.state.State` or a
+    :class:`~yinsh.game.Game` (whose last move is then marked unless ``last_move`` is given),
+    with points given as indices or names (``"e4"``) and rows as window indices or
+    ``"e3-e7"``: what diagrams, lessons and tests write. ``animate``: an :class:`Animation`,
+    or ``True`` for a slide and ``"flips"`` for the flips only.
 
-    ``position`` is a :class:`~yinsh.state.State` or a :class:`~yinsh.game.Game` (whose last
-    move is then marked unless ``last_move`` is given). Points may be given as indices or
-    names (``"e4"``), rows as window indices or ``"e3-e7"``.
-
-    - ``last_move``: a ``Move`` or an (origin, destination) pair, marked with a trail from
-      origin to destination and a halo; a move's removed rows and rings show as ghosts.
-    - ``destinations``: dots where the picked ring may go. ``selected_ring``: the picked ring,
-      drawn with a marker of its colour inside. ``movable``: rings that may be picked.
-    - ``rows``: candidate five-windows, each a clickable bar with ``data-row="e3-e7"``;
-      ``selected_row`` is drawn stronger. ``removable``: rings that may be removed now.
-    - ``marked``: arbitrary points to point out (hints, diagrams).
-    - ``clickable``: points whose ``data-point`` element gets the class ``can``.
-    - ``animate``: the last move's ring slides in and the markers it crossed flip (CSS);
-      ``"flips"`` flips the markers only (the ring was dragged there).
-    - ``standalone``: embed :data:`BOARD_CSS` and the XML namespace, for a file on its own;
-      ``size`` sets its width in pixels; ``title`` its accessible name.
-    - ``point_labels``: for a board played on a page, the accessible name of each point
-      (:func:`yinsh.web.access.point_labels`). Each point's element then gets
-      ``id="yb-pt-e4"`` (for ``aria-activedescendant``), ``role="button"`` and that name;
-      the ``<svg>`` itself is left unnamed (``role="none"``) for its container to name.
-
-    Every point is a ``<circle data-point="e4">`` drawn last, so a click anywhere near a
-    point reaches it; candidate rows are drawn above the points. ``hits=False`` leaves these
-    targets out (a board shown before the page can act on it).
+    >>> from yinsh.game import Game
+    >>> picture(Game.from_record("1.e3"), marked=["f6", "e4"]).marked
+    (52, 66)
     """
     state: State = position.state if hasattr(position, "state") else position
     if last_move is _AUTO:
         moves = getattr(position, "moves", ())
         last_move = moves[-1] if moves else None
-    clickable_set = _points(clickable)
-    removable_set = _points(removable)
-    movable_set = _points(movable)
-    marked_set = _points(marked)
-    dest_set = _points(destinations)
-    row_list = [_window(w) for w in rows]
-    sel_row = _window(selected_row) if selected_row is not None else None
-    sel_ring = parse_point(selected_ring) if isinstance(selected_ring, str) else selected_ring
+    return Picture(
+        state, last_move, _sorted_points(destinations), tuple(_window(w) for w in rows),
+        _window(selected_row) if selected_row is not None else None,
+        parse_point(selected_ring) if isinstance(selected_ring, str) else selected_ring,
+        _sorted_points(removable), _sorted_points(movable), _sorted_points(marked), _sorted_points(clickable),
+        point_labels, _ANIMATIONS.get(animate, animate))  # type: ignore[call-overload,arg-type]
 
-    source = target = None
-    removals: tuple = ()
-    placed = False
-    if isinstance(last_move, Move):
-        source, target, removals = last_move.source, last_move.target, last_move.before + last_move.after
-        placed = last_move.kind == "place"
-    elif last_move is not None:
-        source, target = last_move
 
-    out = []
-    if point_labels is None:
-        attrs = f'class="yinsh-board" viewBox="{VIEWBOX}" role="img" aria-label="{_esc(title or "YINSH board")}"'
+def _sorted_points(values: Iterable[int | str]) -> tuple[int, ...]:
+    return tuple(sorted(_points(values)))
+
+
+class _LastMove(NamedTuple("_LastMove", [("source", "int | None"), ("target", "int | None"),
+                                         ("removals", "tuple[Removal, ...]"), ("placed", bool)])):
+    """The parts of a picture's last move that the layers draw."""
+
+    __slots__ = ()
+
+
+def _last_move(move: Move | tuple[int, int] | None) -> _LastMove:
+    if isinstance(move, Move):
+        return _LastMove(move.source, move.target, move.before + move.after, move.kind == "place")
+    if move is not None:
+        return _LastMove(move[0], move[1], (), False)
+    return _LastMove(None, None, (), False)
+
+
+def board_svg(shown: Picture | Any, *, labels: bool = True, standalone: bool = False, title: str | None = None,
+              size: int | None = None, hits: bool = True, **what: Any) -> str:
+    """The SVG markup of a :class:`Picture`, drawn layer by layer: the board, what lies under
+    the pieces (candidate rows' fill, the last move's trail, marks), the pieces, what lies
+    over them (choices offered now), the points' click targets and the candidate rows' bars.
+
+    ``shown`` may also be a position (a ``State`` or a ``Game``) with the picture's fields as
+    keywords, as :func:`picture` takes them: ``board_svg(game, marked=["e4"])``.
+
+    - ``labels``: the coordinates around the board;
+    - ``standalone``: embed :data:`BOARD_CSS` and the XML namespace, for a file on its own;
+      ``size`` sets its width in pixels; ``title`` its accessible name.
+    - With the picture's ``point_labels`` each point's element gets ``id="yb-pt-e4"`` (for
+      ``aria-activedescendant``), ``role="button"`` and that name; the ``<svg>`` itself is
+      left unnamed (``role="none"``) for its container to name.
+
+    Every point is a ``<circle data-point="e4">`` drawn last, so a click anywhere near a
+    point reaches it; candidate rows are drawn above the points. ``hits=False`` leaves these
+    targets out (a board shown before the page can act on it).
+    """
+    shown = shown if isinstance(shown, Picture) and not what else picture(shown, **what)
+    last = _last_move(shown.last_move)
+    bars = _row_order(list(shown.rows))
+    return "".join((
+        _svg_open(shown.point_labels is not None, standalone, size, title),
+        _BOARD if labels else _BOARD_NO_LABELS,
+        _under_layer(shown, last, bars),
+        _pieces_layer(shown, last),
+        _over_layer(shown, last),
+        _hits_layer(shown.point_labels, set(shown.clickable)) if hits else '<g class="yb-hits"></g>',
+        _rows_layer(bars, shown.selected_row),
+        "</svg>",
+    ))
+
+
+def _svg_open(on_a_page: bool, standalone: bool, size: int | None, title: str | None) -> str:
+    """The ``<svg>`` element's start: its name (or none, on a page whose points are named)."""
+    if not on_a_page:
+        attrs = f'class="yinsh-board" viewBox="{VIEWBOX}" role="img" aria-label="{escape(title or "YINSH board")}"'
     else:  # an img's children are hidden from assistive technology: these must not be
         attrs = f'class="yinsh-board" viewBox="{VIEWBOX}" role="none"'
     if standalone:
         width = f' width="{size}"' if size else ""
-        out.append(f'<svg xmlns="http://www.w3.org/2000/svg" {attrs}{width}><style>{BOARD_CSS}</style>')
+        start = f'<svg xmlns="http://www.w3.org/2000/svg" {attrs}{width}><style>{BOARD_CSS}</style>'
     else:
-        out.append(f"<svg {attrs}>")
-    if title:
-        out.append(f"<title>{_esc(title)}</title>")
-    out.append(_BOARD if labels else _BOARD_NO_LABELS)
+        start = f"<svg {attrs}>"
+    return start + (f"<title>{escape(title)}</title>" if title else "")
 
-    # Under the pieces: the candidate rows' fill (the markers' colours stay in view), what the
-    # last move did.
-    bars = _row_order(row_list)
-    under = [f'<path class="yb-row-fill{_row_state(w, sel_row)}" d="{_capsule(w, _row_half(shift), shift)}"/>'
+
+def _under_layer(shown: Picture, last: _LastMove, bars: list[tuple[int, float]]) -> str:
+    """Under the pieces: the candidate rows' fill (the markers' colours stay in view), what the
+    last move did, the marked points."""
+    selected = shown.selected_row
+    under = [f'<path class="yb-row-fill{_row_state(w, selected)}" d="{_capsule(w, _row_half(shift), shift)}"/>'
              for w, shift in bars]
-    for removal in removals:
+    for removal in last.removals:
         under.append(f'<path class="yb-ghost-row" d="{_capsule(removal.row, 9)}"/>')
+    source, target = last.source, last.target
     if source is not None and target is not None:
         (ax, ay), (bx, by) = _XY[source], _XY[target]
         under.append(f'<line class="yb-trail" x1="{_f(ax)}" y1="{_f(ay)}" x2="{_f(bx)}" y2="{_f(by)}"/>')
         under.append(_halo(source, "yb-last-from", 7))
     if target is not None:
         under.append(_halo(target, "yb-last", RING_RADIUS + 8))
-    for p in sorted(marked_set):
+    for p in shown.marked:
         under.append(_halo(p, "yb-mark", RING_RADIUS + 9))
-    if under:
-        out.append(f'<g class="yb-under">{"".join(under)}</g>')
+    return f'<g class="yb-under">{"".join(under)}</g>' if under else ""
 
-    # Pieces: markers, then rings.
-    flipped = 0
+
+def _pieces_layer(shown: Picture, last: _LastMove) -> str:
+    """The pieces: markers, then rings; the last move's animation, when it has one."""
+    state, animation = shown.position, shown.animation
+    source, target = last.source, last.target
+    animate = animation != Animation.NONE
+    crossed = 0
     slide = ""
     if animate and source is not None and target is not None:
-        flipped = BETWEEN[source << 8 | target]
+        crossed = BETWEEN[source << 8 | target]
         (sx, sy), (tx, ty) = _XY[source], _XY[target]
-        slide = f"--dx:{_f(sx - tx)}px;--dy:{_f(sy - ty)}px" if animate != "flips" else ""
+        slide = f"--dx:{_f(sx - tx)}px;--dy:{_f(sy - ty)}px" if animation == Animation.SLIDE else ""
         span = ((tx - sx) ** 2 + (ty - sy) ** 2) ** 0.5 or 1.0
     pieces = []
     for color, bits in (("white", state.white_markers), ("black", state.black_markers)):
-        for p in _iter_bits(bits):
-            if flipped & BIT[p]:
+        for p in points_of(bits):
+            if crossed & BIT[p]:
                 x, y = _XY[p]
                 delay = int(220 * (((x - sx) ** 2 + (y - sy) ** 2) ** 0.5) / span)
                 pieces.append(_marker(p, color, " flip", f"--delay:{delay}ms"))
@@ -388,65 +471,74 @@ def board_svg(
                 pieces.append(_marker(p, color, " drop"))
             else:
                 pieces.append(_marker(p, color))
+    movable, removable, selected = set(shown.movable), set(shown.removable), shown.selected_ring
     for color, bits in (("white", state.white_rings), ("black", state.black_rings)):
-        for p in _iter_bits(bits):
+        for p in points_of(bits):
             extra = ""
             style = ""
-            if p in movable_set:
+            if p in movable:
                 extra += " movable"
-            if p in removable_set:
+            if p in removable:
                 extra += " removable"
-            if p == sel_ring:
+            if p == selected:
                 extra += " selected"
             if animate and p == target:
                 if slide:
                     extra += " slide"
                     style = slide
-                elif placed and animate is True:
+                elif last.placed and animation == Animation.SLIDE:
                     extra += " drop"
             pieces.append(_ring(p, color, extra, style))
-            if p == sel_ring:
+            if p == selected:
                 pieces.append(_marker(p, color, " ghost", radius=MARKER_RADIUS - 1.5, attr="data-ghost"))
-    out.append(f'<g class="yb-pieces">{"".join(pieces)}</g>')
+    return f'<g class="yb-pieces">{"".join(pieces)}</g>'
 
-    # Over the pieces: removed rings of the last move, choices offered now.
+
+def _over_layer(shown: Picture, last: _LastMove) -> str:
+    """Over the pieces: the rings the last move removed, the markers it turned over, and the
+    choices offered now."""
+    state = shown.position
     over = []
-    for removal in removals:
+    for removal in last.removals:
         if not (state.white_rings | state.black_rings) & BIT[removal.ring]:
             over.append(_halo(removal.ring, "yb-ghost-ring", RING_RADIUS))
-    if source is not None and target is not None:  # the markers the last move turned over
-        turned = flipped_by(source << 8 | target, state.white_markers | state.black_markers)
-        over += [_halo(p, "yb-flipped", MARKER_RADIUS + 2.5) for p in _iter_bits(turned)]
-    for p in sorted(removable_set):
+    if last.source is not None and last.target is not None:
+        turned = flipped(state, last.source, last.target)
+        over += [_halo(p, "yb-flipped", MARKER_RADIUS + 2.5) for p in points_of(turned)]
+    for p in shown.removable:
         over.append(_halo(p, "yb-removable", RING_RADIUS + 7))
-    if sel_ring is not None:
-        over.append(_halo(sel_ring, "yb-selected", RING_RADIUS + 7))
-    for p in sorted(movable_set - {sel_ring}):
-        over.append(_halo(p, "yb-movable", RING_RADIUS + 6))
-    for p in sorted(dest_set):
+    selected = shown.selected_ring
+    if selected is not None:
+        over.append(_halo(selected, "yb-selected", RING_RADIUS + 7))
+    for p in shown.movable:
+        if p != selected:
+            over.append(_halo(p, "yb-movable", RING_RADIUS + 6))
+    for p in shown.destinations:
         x, y = _XY[p]
         over.append(f'<circle class="yb-dest" data-dest="{POINT_NAMES[p]}" cx="{_f(x)}" cy="{_f(y)}" r="7"/>')
-    if over:
-        out.append(f'<g class="yb-over">{"".join(over)}</g>')
+    return f'<g class="yb-over">{"".join(over)}</g>' if over else ""
 
-    if not hits:
-        targets = ""
-    elif point_labels is None:
-        targets = "".join(f'<circle class="hit{" can" if p in clickable_set else ""}" {_HIT[p]}/>' for p in POINTS)
+
+def _hits_layer(point_labels: Mapping[int, str] | None, clickable: set[int]) -> str:
+    """Every point's click target, drawn over the pieces; on a page, each a named button."""
+    if point_labels is None:
+        targets = "".join(f'<circle class="hit{" can" if p in clickable else ""}" {_HIT[p]}/>' for p in POINTS)
     else:  # every point is a button: pressing one that cannot act now explains why
         targets = "".join(
-            f'<circle class="hit{" can" if p in clickable_set else ""}" {_HIT[p]} id="yb-pt-{POINT_NAMES[p]}" '
-            f'role="button" aria-label="{_esc(point_labels[p])}"/>'
+            f'<circle class="hit{" can" if p in clickable else ""}" {_HIT[p]} id="yb-pt-{POINT_NAMES[p]}" '
+            f'role="button" aria-label="{escape(point_labels[p])}"/>'
             for p in POINTS
         )
-    out.append(f'<g class="yb-hits">{targets}</g>')
+    return f'<g class="yb-hits">{targets}</g>'
 
-    if bars:
-        shapes = "".join(f'<path class="row{_row_state(w, sel_row)}" data-row="{row_name(w)}" '
-                         f'd="{_capsule(w, _row_half(shift), shift)}"/>' for w, shift in bars)
-        out.append(f'<g class="yb-rows">{shapes}</g>')
-    out.append("</svg>")
-    return "".join(out)
+
+def _rows_layer(bars: list[tuple[int, float]], selected_row: int | None) -> str:
+    """The candidate rows' bars, above everything: a click on one chooses it."""
+    if not bars:
+        return ""
+    shapes = "".join(f'<path class="row{_row_state(w, selected_row)}" data-row="{row_name(w)}" '
+                     f'd="{_capsule(w, _row_half(shift), shift)}"/>' for w, shift in bars)
+    return f'<g class="yb-rows">{shapes}</g>'
 
 
 def _row_state(window: int, selected: int | None) -> str:
@@ -499,14 +591,8 @@ def preview_svg(
     return f'<g class="yb-preview" aria-hidden="true">{"".join(parts)}</g>'
 
 
-def _iter_bits(bits: int) -> Iterable[int]:
-    while bits:
-        low = bits & -bits
-        yield bit_length(low) - 1
-        bits ^= low
-
-
-def _esc(text: str) -> str:
+def escape(text: str) -> str:
+    """``text`` made safe inside HTML or SVG text and attribute values."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 

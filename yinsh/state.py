@@ -390,6 +390,13 @@ def flips(move: int, markers: int) -> int:
     return BETWEEN[move] & markers
 
 
+
+def flipped(s: State, source: int, target: int) -> int:
+    """The markers of ``s`` that the ring move from ``source`` to ``target`` turns over (or, in
+    the position after it, turned over): every marker between the two points."""
+    return flips(source << 8 | target, s.white_markers | s.black_markers)
+
+
 def markers_after(move: int, mine: int, markers: int) -> int:
     """The mover's markers (``mine``; ``markers``: everyone's) after the ring move ``move``: a
     marker left where the ring stood, and every marker it crossed turned over."""

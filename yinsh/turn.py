@@ -43,7 +43,7 @@ from typing import Final, NamedTuple
 
 from . import state as st
 from .board import BIT, WINDOWS, parse_point, point_name, points_of  # noqa: F401 (parse_point: doctests)
-from .compat import bit_count, capitalize
+from .compat import capitalize
 from .game import COLORS, Game, why_illegal
 from .move import Move, Removal, row_name
 from .state import State
@@ -314,27 +314,6 @@ class Turn:
             return f"{name}: {'passes' if self.passed else 'move complete'}"
         return result_text(self.game) or "The game is over"
 
-    @property
-    def detail(self) -> str:
-        """A second line of explanation for the prompt (may be empty)."""
-        phase = self._phase
-        if phase is Phase.PLACE_RING:
-            state = self.game.state
-            placed = bit_count(state.white_rings if self.color == st.WHITE else state.black_rings)
-            return f"Ring {placed + 1} of {st.RINGS_PER_PLAYER}. Once all ten rings are placed, White moves first."
-        if phase is Phase.PICK_RING:
-            return "Select one of your rings (click, tap or Enter), or drag it to where it goes."
-        if phase is Phase.MOVE_RING:
-            return "Select a lit point, or drag the ring there. Select the ring again or press Escape to cancel."
-        if phase in (Phase.REMOVE_ROW, Phase.REMOVE_RING):
-            whose = "made for you by your opponent's move" if self.rows_pending_for == "opponent" else "you made"
-            rows = self.candidate_rows
-            if phase is Phase.REMOVE_ROW:
-                return f"{len(rows)} rows of five {whose}: select one to return its markers to the pool."
-            chosen = row_name(self.selected_row)  # type: ignore[arg-type]
-            return f"Row {chosen} ({whose}) goes back to the pool with the ring you choose."
-        return ""
-
     # Making decisions -----------------------------------------------------------------
 
     def choose(self, decision: Decision) -> None:
@@ -496,18 +475,6 @@ class Turn:
         if asked is not None:
             return None, asked
         return Move("move", source, target, before, after), frozenset()
-
-    def highlights(self) -> dict[str, object]:
-        """Keyword arguments for :func:`yinsh.render.board_svg` showing this turn's state."""
-        return {
-            "destinations": self.destinations,
-            "rows": self.candidate_rows,
-            "selected_row": self.selected_row,
-            "selected_ring": self.selected_ring,
-            "removable": self.removable_rings,
-            "movable": self.movable_rings,
-            "clickable": self.clickable_points,
-        }
 
     def __repr__(self) -> str:
         made = " ".join(f"{d.kind}:{_value_name(d)}" for d in self._made)

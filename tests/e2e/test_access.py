@@ -19,7 +19,7 @@ from pages import GamePage, save_settled_screenshot
 from yinsh.board import WINDOWS, parse_point, point_name
 from yinsh.game import Game
 from yinsh.move import Move, row_name
-from yinsh.web.access import KEY_DIRECTIONS, move_announcement, neighbour
+from yinsh.page.access import KEY_DIRECTIONS, move_announcement, neighbour
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

@@ -20,8 +20,8 @@ from pages import RecordedPage, guard_caught, guard_problem, origin, shared_page
 
 from yinsh.board import point_name
 from yinsh.game import Game
+from yinsh.page.embed import parse_embed
 from yinsh.serve import make_server
-from yinsh.web.embedding import parse_embed
 
 BOOT_TIMEOUT_MS = 60_000
 EXAMPLE = "examples/embed.html"

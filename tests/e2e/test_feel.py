@@ -212,7 +212,7 @@ def _finger_at(page: Any, name: str) -> tuple[float, float]:
 
 def _key_path(start: int, goal: int) -> list[tuple[str, bool]]:
     """Arrow keys (with Shift or not) walking the keyboard's focus from ``start`` to ``goal``."""
-    from yinsh.web.access import KEY_DIRECTIONS, neighbour
+    from yinsh.page.access import KEY_DIRECTIONS, neighbour
 
     seen, frontier = {start: []}, [start]
     while frontier:

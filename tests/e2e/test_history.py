@@ -17,7 +17,6 @@ from games import BRAVE_COMBO, NOTATION_EXAMPLE
 from pages import AI_TIMEOUT_MS, LinkedGamePage, serve_failing_worker, shared_page_fixtures, wait_for_person
 
 from yinsh.game import Game
-from yinsh.web.history import state_after
 
 #: ``page``: the shared page; the test fails on anything the browser or the page's guard reported.
 shared_page, page = shared_page_fixtures(LinkedGamePage, "page")
@@ -195,7 +194,7 @@ def test_the_evaluation_graph_has_a_point_per_move_and_jumps_to_it(page):
     p.locator('#eval-graph g[data-ply="12"]').click()
     assert board(p, "review") == "12" and p.inner_text("#review-label") == "Reviewing move 12"
     assert p.locator('#eval-graph g[data-ply="12"] .eg-point.current').count() == 1
-    state = state_after(game, 12)
+    state = game.state_at(12)
     assert rings_on_board(p) == (state.white_rings | state.black_rings).bit_count()
     p.keyboard.press("Escape")
     assert board(p, "record") == record

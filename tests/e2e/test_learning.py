@@ -18,9 +18,9 @@ from clicks import click_point
 from pages import RecordedPage, follow_link, shared_page_fixtures
 
 from yinsh.game import Game
+from yinsh.page.guide import FIRST_PICK, FIRST_TARGET, PLACE
+from yinsh.page.prefs import GUIDE_KEY, THEME_COLORS, THEME_KEY, THEMES
 from yinsh.record import read_records
-from yinsh.web.guide import FIRST_PICK, FIRST_TARGET, PLACE
-from yinsh.web.prefs import GUIDE_KEY, THEME_COLORS, THEME_KEY, THEMES
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"

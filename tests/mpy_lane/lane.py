@@ -29,12 +29,10 @@ STUBS = ROOT / "mpy"
 ENTRY_MODULES = (
     "yinsh/__init__.py", "yinsh/turn.py", "yinsh/render.py", "yinsh/lessons.py", "yinsh/diagram.py",
     "yinsh/record.py", "yinsh/sgf.py", "yinsh/position.py", "yinsh/link.py",
-    "yinsh/web/__init__.py", "yinsh/web/access.py", "yinsh/web/history.py", "yinsh/web/guide.py",
-    "yinsh/web/prefs.py", "yinsh/web/rules.py", "yinsh/web/graph.py", "yinsh/web/records.py",
-    "yinsh/web/saved.py", "yinsh/web/embedding.py", "yinsh/web/session.py", "yinsh/web/status.py",
-    "yinsh/web/computer.py", "yinsh/web/preview.py", "yinsh/web/cues.py",
+    *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "yinsh" / "page").glob("*.py")),
 )
-"""The modules of the page's main thread that need no browser (files of the repository)."""
+"""The modules of the page's main thread that need no browser (files of the repository): the
+rules, the renderer and the whole of the page's model, :mod:`yinsh.page`."""
 LANE_ONLY = ("yinsh/perft.py",)
 """Modules the probes use that the page does not (perft counts the moves of the rules)."""
 HEAP = 256 * 1024 * 1024
@@ -56,7 +54,7 @@ def shared_modules() -> list[str]:
 
 
 def module_name(path: str) -> str:
-    """``yinsh.web.access`` for ``yinsh/web/access.py`` (a package for its ``__init__.py``)."""
+    """``yinsh.page.access`` for ``yinsh/page/access.py`` (a package for its ``__init__.py``)."""
     return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 

@@ -16,37 +16,38 @@ from yinsh.compat import decode_utf8
 from yinsh.diagram import diagram_svg
 from yinsh.lessons import lessons
 from yinsh.link import decode_game, encode_game
+from yinsh.page.access import KEY_DIRECTIONS, Announcer, neighbour, point_labels, row_for_key, spoken_prompt
+from yinsh.page.embed import EmbedError, parse_embed, step_label
+from yinsh.page.graph import eval_graph_svg
+from yinsh.page.guide import guide_line
+from yinsh.page.history import History
+from yinsh.page.links import game_url, open_page, opponent_url
+from yinsh.page.prefs import THEMES, applied_theme, guide_on, sound_on, theme_choice, welcome_choice, welcome_due
+from yinsh.page.preview import preview, row_at
+from yinsh.page.records import export_record, import_error_message, list_import, read_import, record_title
+from yinsh.page.rules_panel import rules_html
+from yinsh.page.saved import SavedGameError, saved_from_json, saved_to_json
+from yinsh.page.session import Session
+from yinsh.page.settings import Settings, settings_from_json, settings_to_json
+from yinsh.page.sounds import move_cues, schedule
+from yinsh.page.status import status
+from yinsh.page.urls import read_params
+from yinsh.page.words import TOUCH, detail
 from yinsh.position import decode_position, encode_position
 from yinsh.record import read_record, read_records
 from yinsh.render import board_svg, nearest_point, point_xy, ring_icon_svg
 from yinsh.state import count_legal_moves
 from yinsh.turn import Turn, decisions_of, result_text
-from yinsh.web import (
-    Settings,
-    game_url,
-    open_page,
-    opponent_url,
-    read_params,
-    settings_from_json,
-    settings_to_json,
-)
-from yinsh.web.access import KEY_DIRECTIONS, Announcer, neighbour, point_labels, row_for_key, spoken_prompt
-from yinsh.web.cues import move_cues, schedule
-from yinsh.web.embedding import EmbedError, parse_embed, step_label
-from yinsh.web.graph import eval_graph_svg
-from yinsh.web.guide import guide_line
-from yinsh.web.history import History, mover_of, state_after
-from yinsh.web.prefs import THEMES, applied_theme, guide_on, sound_on, theme_choice, welcome_choice, welcome_due
-from yinsh.web.preview import preview, row_at
-from yinsh.web.records import export_record, import_error_message, list_import, read_import, record_title
-from yinsh.web.rules import rules_html
-from yinsh.web.saved import SavedGameError, saved_from_json, saved_to_json
-from yinsh.web.session import Session
-from yinsh.web.status import status
 
+
+def choices(turn) -> dict:
+    """A turn's choices as :func:`yinsh.render.picture` takes them."""
+    return {"destinations": turn.destinations, "rows": turn.candidate_rows, "selected_row": turn.selected_row,
+            "selected_ring": turn.selected_ring, "removable": turn.removable_rings, "movable": turn.movable_rings,
+            "clickable": turn.clickable_points}
 
 def imports(modules):
-    """Import every module named (``yinsh.web.access``, …); their names once imported."""
+    """Import every module named (``yinsh.page.access``, …); their names once imported."""
     for name in modules:
         __import__(name)
     return modules
@@ -113,7 +114,7 @@ def replay(text):
             "position_again": Game.from_position(code).position() == code,
             "state_again": list(decode_position(code)[0]) == list(game.state),
             "link_again": decode_game(link).record() == game.record(),
-            "codes": [encode_position(state_after(game, n), game.start_ply + n) for n in range(len(game.moves) + 1)],
+            "codes": [encode_position(game.state_at(n), game.start_ply + n) for n in range(len(game.moves) + 1)],
         })
     return out
 
@@ -137,7 +138,7 @@ def errors(cases):
 
 def _turn_facts(turn):
     options = sorted([d.kind, d.value] for d in turn.options)
-    return [str(turn.phase), turn.prompt, turn.detail, options, sorted(turn.clickable_points),
+    return [str(turn.phase), turn.prompt, detail(turn), detail(turn, TOUCH), options, sorted(turn.clickable_points),
             list(turn.candidate_rows), sorted(turn.destinations), sorted(turn.movable_rings),
             turn.rows_pending_for, repr(turn)]
 
@@ -185,7 +186,7 @@ def boards(text, every):
     for index, move in enumerate(game.moves + (None,)):
         if index % every == 0:
             turn = Turn(replay)
-            out.append(board_svg(replay, point_labels=point_labels(turn), **turn.highlights()))
+            out.append(board_svg(replay, point_labels=point_labels(turn), **choices(turn)))
             out.append(board_svg(replay, animate=True, labels=index % 2 == 0))
             out.append(board_svg(replay.state, animate="flips", marked=["e5", "f6"], title="A <board> & \"more\""))
             out.append(diagram_svg(replay, highlight=["e4", "e3-e7"], size=300))
@@ -269,7 +270,7 @@ def history(text, computers):
     """Undo and redo of whole turns through a record's game, for the colours the computer plays."""
     game = read_record(text).game
     kept = History(Game.from_state(game.start_state, game.start_ply))
-    out = [[mover_of(game, i) for i in range(len(game.moves))]]
+    out = [[game.mover(i) for i in range(len(game.moves))]]
     for move in game.moves:
         kept.play(move)
     while kept.can_undo(computers):
@@ -380,8 +381,6 @@ def previews(text, first, last):
 def _shown(session):
     """What the page shows, as plain data (the board as its SVG)."""
     s = status(session)
-    board = dict(s.board)
-    position = board.pop("position")
     return [s.prompt, s.detail, s.spoken, s.guide, s.message, list(s.notices), s.record, s.position, s.result,
             s.phase, s.turn_color, s.to_move, s.hint, s.ai, s.discarded, s.pool, s.pool_warning,
             [list(m) for m in s.moves], s.can_undo, s.can_redo, s.hint_hidden, s.hint_disabled, s.hint_busy,
@@ -390,7 +389,7 @@ def _shown(session):
             [[p.color, p.active, p.thinking, p.kind, p.score, p.need, p.rings, p.on_board] for p in s.players],
             None if s.review is None else [s.review.at, s.review.count, s.review.first_number, s.review.label,
                                            s.review.values],
-            s.motion.animate, len(s.motion.frames), board_svg(position, **board), list(s.motion.sounds),
+            s.motion.animate, len(s.motion.frames), board_svg(s.board), list(s.motion.sounds),
             s.preview_note, None if s.preview is None else [s.preview.ring, list(s.preview.flips),
                                                             list(s.preview.rows), s.preview.row]]
 
@@ -402,7 +401,7 @@ def session(text, black, answers):
     undo, redo, review and a stale answer. What the page shows after every step."""
     target = Game.from_record(text)
     page = Session(Game(), Settings(black=black), seed=7)
-    page.computer_state("ready")
+    page.computer.set_state("ready")
     out = [_shown(page)]
     for i, move in enumerate(target.moves):
         if page.game.result is not None or page.players[page.game.to_move] == "human" and page.game.to_move == "black":
@@ -417,24 +416,24 @@ def session(text, black, answers):
                 page.point_to(destinations[len(destinations) // 2] if destinations else None)
                 out.append(_shown(page))
         else:
-            (request,) = page.requests()
+            (request,) = page.computer.requests()
             answer = "e3-e10" if i in answers else str(move)
-            page.receive_move(request, '{"ok": true, "move": "' + answer + '"}')
-            out.append(_shown(page) + [[r.kind, r.level, r.seed, r.pause_ms] for r in page.requests()])
+            page.computer.receive_move(request, '{"ok": true, "move": "' + answer + '"}')
+            out.append(_shown(page) + [[r.kind, r.level, r.seed, r.pause_ms] for r in page.computer.requests()])
     page.undo()
     out.append(_shown(page))
     page.redo()
     out.append(_shown(page))
     if page.game.moves:
         page.review(1)
-        out.append(_shown(page) + [[r.kind, r.text] for r in page.requests()])
+        out.append(_shown(page) + [[r.kind, r.text] for r in page.computer.requests()])
         page.step_review("last")
         page.leave_review()
-    page.ask_hint()
-    stale = page.requests()
+    page.computer.ask_hint()
+    stale = page.computer.requests()
     page.undo()
     for request in stale:
-        page.receive_hint(request, '{"ok": true, "move": "pass"}')
+        page.computer.receive_hint(request, '{"ok": true, "move": "pass"}')
     out.append(_shown(page))
     return out
 
@@ -457,7 +456,7 @@ def _read_dialog(text):
 
 
 def _read_link(text):
-    from yinsh.web import _quote
+    from yinsh.page.urls import quote as _quote
 
     setup = open_page("?record=" + _quote(text), "")
     if setup.source != "link":
@@ -466,7 +465,7 @@ def _read_link(text):
 
 
 def _read_embed(text):
-    from yinsh.web import _quote
+    from yinsh.page.urls import quote as _quote
 
     return parse_embed("?record=" + _quote(text)).game, {}
 

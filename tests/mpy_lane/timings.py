@@ -54,17 +54,19 @@ def clicks(codes, repeat):
     guide's line, the announcement); and the mouse moving onto a lit destination, as the page
     handles it: what the page shows (its status, the move previewed) and the preview drawn."""
     from yinsh import Game
+    from yinsh.page.access import Announcer, point_labels
+    from yinsh.page.guide import guide_line
+    from yinsh.page.session import Session
+    from yinsh.page.settings import Settings
+    from yinsh.page.status import status
     from yinsh.render import board_svg, preview_svg
     from yinsh.state import legal_moves
     from yinsh.turn import Turn
-    from yinsh.web import Settings
-    from yinsh.web.access import Announcer, point_labels
-    from yinsh.web.guide import guide_line
-    from yinsh.web.session import Session
-    from yinsh.web.status import status
 
     def redraw(game, turn):
-        return board_svg(game, point_labels=point_labels(turn), **turn.highlights())
+        return board_svg(game, point_labels=point_labels(turn), destinations=turn.destinations,
+                         rows=turn.candidate_rows, selected_row=turn.selected_row, selected_ring=turn.selected_ring,
+                         removable=turn.removable_rings, movable=turn.movable_rings, clickable=turn.clickable_points)
 
     out = []
     for code in codes:
@@ -103,7 +105,7 @@ def clicks(codes, repeat):
         def hover(page=page, target=target):
             page.point_to(target)
             shown = status(page)
-            preview_svg(shown.board["position"], **shown.preview.board())
+            preview_svg(shown.board.position, **shown.preview.board())
 
         out.append({
             "hover": _best(hover, repeat),

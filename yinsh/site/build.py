@@ -293,6 +293,21 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
         raise BuildError(f"the site cannot be written into {out}: it holds the sources")
     _check_output_folder(out)
 
+    builder, pages = _collect(root)
+    packed, inlined = _pack_micropython(root, builder)
+    site = _Site(root, builder, packed)
+    dropped = site.add_runtimes()
+    site.add_sources()
+    site.add_pages(pages, inlined)
+    build = site.seal(pages, release)
+    site.add_service_worker(build)
+    summary = site.summary(out, build, release, dropped)
+    _write(out, site.contents)
+    return summary
+
+
+def _collect(root: Path) -> tuple[Collector, dict[str, str]]:
+    """Step 1: the pages, and every file they name (transitively), read from ``root``."""
     builder = Collector(root)
     pages = {page: (root / page).read_text(encoding="utf-8") for page in site_pages(root)}
     for page, html in pages.items():
@@ -308,8 +323,12 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
                 builder.warnings.append(f"{name} looks like a PyScript config but nothing names it: not shipped")
         except BuildError:
             pass
+    return builder, pages
 
-    # -- MicroPython's modules, precompiled and packed (micropython.py) ------------------
+
+def _pack_micropython(root: Path, builder: Collector) -> tuple[dict[str, Packed], set[str]]:
+    """Step 2: MicroPython's modules, precompiled and packed (micropython.py): the packing of
+    each MicroPython config, and the configs written into their page instead of shipped."""
     mpy_configs = builder.micropython_configs()
     compiled = compile_modules(root, sorted(p for p, by in builder.mapped_by.items()
                                             if p.endswith(".py") and by & mpy_configs))
@@ -323,44 +342,65 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
     builder.sources -= inlined
     if all(path in inlined for path in builder.configs if path.endswith(".toml")):
         builder.features.discard("toml")
+    return packed, inlined
 
-    # -- contents: what each site file holds, under which path --------------------------
-    contents: dict[str, bytes] = {}  # site path → bytes
-    kinds: dict[str, str] = {}
-    urls: dict[str, str] = {}  # source path → URL (relative to the site root)
-    runtime = {vendor: {rel: trim_lock(rel, strip_source_map(rel, (root / vendor / rel).read_bytes()))
-                        for rel in builder.runtime_closure(vendor)} for vendor in sorted(builder.runtime_entries)}
-    on_demand_runtimes = builder.on_demand_runtimes()
-    on_demand: set[str] = set()  # site paths the offline copy keeps once first fetched
-    dropped = _trim_stdlib(root, builder, runtime)
-    for vendor, shipped in runtime.items():
-        closure = sorted(shipped)
-        digest = hashlib.sha256()
-        for rel in closure:
-            digest.update(rel.encode() + b"\0" + hashlib.sha256(shipped[rel]).digest())
-        renamed = f"{vendor}-{digest.hexdigest()[:10]}"
-        for rel in closure:
-            contents[f"{renamed}/{rel}"] = shipped[rel]
-            kinds[f"{renamed}/{rel}"] = "runtime"
-            urls[f"{vendor}/{rel}"] = f"./{renamed}/{rel}"
-            if vendor in on_demand_runtimes:
-                on_demand.add(f"{renamed}/{rel}")
-        for licence in ("LICENSE", "LICENSE.md", "LICENSE.txt"):
-            if (root / vendor / licence).is_file():
-                contents[f"{renamed}/{licence}"] = (root / vendor / licence).read_bytes()
-                kinds[f"{renamed}/{licence}"] = "meta"
 
-    hashes: dict[str, str] = {}
+class _Site:
+    """The site being built: what each site file holds, under which path and URL (steps 3 to 6)."""
 
-    def rewrite_config(data: dict[str, Any]) -> dict[str, Any]:
+    def __init__(self, root: Path, builder: Collector, packed: dict[str, Packed]) -> None:
+        self.root = root
+        self.builder = builder
+        self.packed = packed
+        self.contents: dict[str, bytes] = {}  # site path → bytes
+        self.kinds: dict[str, str] = {}
+        self.urls: dict[str, str] = {}  # source path → URL (relative to the site root)
+        self.hashes: dict[str, str] = {}
+        self.on_demand: set[str] = set()  # site paths the offline copy keeps once first fetched
+        self.bundles: dict[str, str] = {}  # a bundle's site path → its (versioned) URL
+        self.cached: dict[str, bool] = {}
+        self.entries: list[tuple[str, str]] = []  # the service worker's keys: fetched at install
+        self.later: list[tuple[str, str]] = []  # … and fetched once first asked for
+
+    # -- step 3: the runtimes, renamed by their contents ------------------------------
+
+    def add_runtimes(self) -> list[str]:
+        """The runtimes the pages load, trimmed; the standard library's modules dropped."""
+        root, builder = self.root, self.builder
+        runtime = {vendor: {rel: trim_lock(rel, strip_source_map(rel, (root / vendor / rel).read_bytes()))
+                            for rel in builder.runtime_closure(vendor)} for vendor in sorted(builder.runtime_entries)}
+        on_demand_runtimes = builder.on_demand_runtimes()
+        dropped = _trim_stdlib(root, builder, runtime)
+        for vendor, shipped in runtime.items():
+            closure = sorted(shipped)
+            digest = hashlib.sha256()
+            for rel in closure:
+                digest.update(rel.encode() + b"\0" + hashlib.sha256(shipped[rel]).digest())
+            renamed = f"{vendor}-{digest.hexdigest()[:10]}"
+            for rel in closure:
+                self.contents[f"{renamed}/{rel}"] = shipped[rel]
+                self.kinds[f"{renamed}/{rel}"] = "runtime"
+                self.urls[f"{vendor}/{rel}"] = f"./{renamed}/{rel}"
+                if vendor in on_demand_runtimes:
+                    self.on_demand.add(f"{renamed}/{rel}")
+            for licence in ("LICENSE", "LICENSE.md", "LICENSE.txt"):
+                if (root / vendor / licence).is_file():
+                    self.contents[f"{renamed}/{licence}"] = (root / vendor / licence).read_bytes()
+                    self.kinds[f"{renamed}/{licence}"] = "meta"
+        return dropped
+
+    # -- step 4: the sources, each written after what it names ------------------------
+
+    def rewrite_config(self, data: dict[str, Any]) -> dict[str, Any]:
         data = dict(data)
         path = resolve(str(data["interpreter"]), "", "interpreter")
-        if path in urls:
-            data["interpreter"] = urls[path]
+        if path in self.urls:
+            data["interpreter"] = self.urls[path]
         return data
 
-    def content_of(path: str) -> bytes:
+    def content_of(self, path: str) -> bytes:
         """A shipped source file as written into the site (references rewritten)."""
+        root, builder, urls, hashes = self.root, self.builder, self.urls, self.hashes
         raw = (root / path).read_bytes()
         if path == BOARD_CSS_PATH and raw.decode("utf-8").startswith(BOARD_CSS_HEADER):
             from ..render import BOARD_CSS
@@ -373,17 +413,17 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
             if target and target in urls:
                 new = urls[target]
                 if path.endswith(".json"):
-                    return (json.dumps(rewrite_config(builder.configs[path].data), indent=2) + "\n").encode()
+                    return (json.dumps(self.rewrite_config(builder.configs[path].data), indent=2) + "\n").encode()
                 text, count = _INTERPRETER_LINE.subn(lambda m: m.group(1) + m.group(2) + new + m.group(2), text, 1)
                 if count != 1:
                     raise BuildError(f"{path}: could not rewrite its interpreter line")
                 if tomllib.loads(text).get("interpreter") != new:
                     raise BuildError(f"{path}: rewriting the interpreter changed more than the interpreter")
-            if path in packed:
+            if path in self.packed:
                 if path.endswith(".json"):
                     raise BuildError(f"{path}: a MicroPython config must be TOML (its [files] are rewritten)")
                 try:
-                    text = files_table(text, packed[path].files)
+                    text = files_table(text, self.packed[path].files)
                 except BuildError as exc:
                     raise BuildError(f"{path}: {exc}") from None
             return text.encode()
@@ -409,98 +449,118 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
             return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode()
         return strip_source_map(path, raw)
 
-    def ensure(path: str, chain: tuple[str, ...] = ()) -> None:
+    def ensure(self, path: str, chain: tuple[str, ...] = ()) -> None:
         """Write ``path`` after the files it names, so its hash covers their new names."""
-        if path in hashes or builder.vendor_dir(path):
+        if path in self.hashes or self.builder.vendor_dir(path):
             return
         if path in chain:
             raise BuildError("files refer to each other in a circle: " + " → ".join(chain + (path,)))
-        for dep in sorted(builder.refs.get(path, ())):
-            ensure(dep, chain + (path,))
-        data = content_of(path)
-        contents[path] = data
-        hashes[path] = sha256(data)
-        kinds[path] = ("package" if path.endswith(".py") else "config" if path in builder.configs else "static")
-        urls[path] = f"./{path}?v={hashes[path][:10]}"
+        for dep in sorted(self.builder.refs.get(path, ())):
+            self.ensure(dep, chain + (path,))
+        data = self.content_of(path)
+        self.contents[path] = data
+        self.hashes[path] = sha256(data)
+        self.kinds[path] = ("package" if path.endswith(".py") else "config" if path in self.builder.configs
+                            else "static")
+        self.urls[path] = f"./{path}?v={self.hashes[path][:10]}"
 
-    for path in sorted(builder.sources):
-        ensure(path)
-    bundles = {}  # a bundle's site path → its (versioned) URL
-    for packing in packed.values():
-        for path, data in packing.contents.items():
-            contents[path] = data
-            kinds[path] = "package"
-        bundles[packing.bundle_url[2:].split("?")[0]] = packing.bundle_url
+    def add_sources(self) -> None:
+        """The pages' sources (versioned by their hash) and MicroPython's bundles."""
+        for path in sorted(self.builder.sources):
+            self.ensure(path)
+        for packing in self.packed.values():
+            for path, data in packing.contents.items():
+                self.contents[path] = data
+                self.kinds[path] = "package"
+            self.bundles[packing.bundle_url[2:].split("?")[0]] = packing.bundle_url
 
-    # -- the pages ---------------------------------------------------------------------
-    m = _BOARD.search(pages[PAGE])
-    if not m:
-        raise BuildError(f"{PAGE} lost its <!-- board:begin --> … <!-- board:end --> markers")
-    pages[PAGE] = pages[PAGE][: m.start(2)] + _board_markup() + "\n" + pages[PAGE][m.end(2):]
-    inline = {path: dict(rewrite_config(builder.configs[path].data), files=packed[path].files) for path in inlined}
-    for page, html in pages.items():
-        pages[page] = _preload_files(page, _rewrite_page(page, html, urls, hashes, rewrite_config, inline), builder,
-                                     packed, contents)
+    # -- step 5: the pages, and the build id over everything ---------------------------
 
-    def site_url(path: str) -> str:
-        if path in bundles:
-            return bundles[path]
-        if kinds[path] == "page":
+    def add_pages(self, pages: dict[str, str], inlined: set[str]) -> None:
+        """The pages' references rewritten (``pages`` is changed in place), their configs inlined."""
+        m = _BOARD.search(pages[PAGE])
+        if not m:
+            raise BuildError(f"{PAGE} lost its <!-- board:begin --> … <!-- board:end --> markers")
+        pages[PAGE] = pages[PAGE][: m.start(2)] + _board_markup() + "\n" + pages[PAGE][m.end(2):]
+        inline = {path: dict(self.rewrite_config(self.builder.configs[path].data), files=self.packed[path].files)
+                  for path in inlined}
+        for page, html in pages.items():
+            pages[page] = _preload_files(page, _rewrite_page(page, html, self.urls, self.hashes, self.rewrite_config,
+                                                             inline), self.builder, self.packed, self.contents)
+
+    def site_url(self, path: str) -> str:
+        if path in self.bundles:
+            return self.bundles[path]
+        if self.kinds[path] == "page":
             return _page_url(path)
-        if kinds[path] in ("runtime", "meta") or not {"versioned", "image"} & builder.forms.get(path, set()):
+        if self.kinds[path] in ("runtime", "meta") or not {"versioned", "image"} & self.builder.forms.get(path, set()):
             return "./" + path
-        return urls[path]
+        return self.urls[path]
 
-    def fetched_as(path: str) -> list[str]:
+    def fetched_as(self, path: str) -> list[str]:
         """The URLs the page and its workers fetch ``path`` by (the service worker's keys)."""
-        if path in bundles:
-            return [bundles[path]]
-        forms = builder.forms.get(path, set())
-        if kinds[path] == "meta" or forms == {"image"}:
+        if path in self.bundles:
+            return [self.bundles[path]]
+        forms = self.builder.forms.get(path, set())
+        if self.kinds[path] == "meta" or forms == {"image"}:
             return []  # manifest icons: fetched by the browser when it installs the app, online
-        return sorted({urls[path] if form == "versioned" else "./" + path for form in forms - {"image"}}
+        return sorted({self.urls[path] if form == "versioned" else "./" + path for form in forms - {"image"}}
                       or {"./" + path})
 
-    cached = {p: bool(fetched_as(p)) for p in contents}
-    entries = sorted((url, sha256(c)) for p, c in contents.items() if p not in on_demand for url in fetched_as(p))
-    later = sorted((url, sha256(c)) for p, c in contents.items() if p in on_demand for url in fetched_as(p))
-    seed = hashlib.sha256(json.dumps([entries, later, {p: sha256(h.encode()) for p, h in pages.items()},
-                                      release]).encode())
-    build = seed.hexdigest()[:12]
-    for page, html in pages.items():
-        snippet = registration(build, relative("sw.js", posixpath.dirname(page)))
-        html = _manifest_held_back(html)
-        marker = _SW_MARKER.search(html)
-        if marker:
-            html = html[:marker.start()] + snippet + html[marker.end():]
-        else:
-            html = html.replace("</head>", snippet + "</head>", 1)
-        contents[page] = html.encode()
-        kinds[page] = "page"
-        cached[page] = True
-        entries.append((_page_url(page), sha256(contents[page])))  # under the URL people open
+    def seal(self, pages: dict[str, str], release: str) -> str:
+        """The build id (a hash of every file the site serves, and ``release``); each page gets
+        the service worker's registration and joins the site."""
+        contents, on_demand = self.contents, self.on_demand
+        self.cached = {p: bool(self.fetched_as(p)) for p in contents}
+        self.entries = sorted((url, sha256(c)) for p, c in contents.items() if p not in on_demand
+                              for url in self.fetched_as(p))
+        self.later = sorted((url, sha256(c)) for p, c in contents.items() if p in on_demand
+                            for url in self.fetched_as(p))
+        seed = hashlib.sha256(json.dumps([self.entries, self.later,
+                                          {p: sha256(h.encode()) for p, h in pages.items()}, release]).encode())
+        build = seed.hexdigest()[:12]
+        for page, html in pages.items():
+            snippet = registration(build, relative("sw.js", posixpath.dirname(page)))
+            html = _manifest_held_back(html)
+            marker = _SW_MARKER.search(html)
+            if marker:
+                html = html[:marker.start()] + snippet + html[marker.end():]
+            else:
+                html = html.replace("</head>", snippet + "</head>", 1)
+            contents[page] = html.encode()
+            self.kinds[page] = "page"
+            self.cached[page] = True
+            self.entries.append((_page_url(page), sha256(contents[page])))  # under the URL people open
+        return build
 
-    # -- the service worker -------------------------------------------------------------
-    sw = service_worker(root, build, entries, later)
-    contents["sw.js"] = sw.encode()
-    kinds["sw.js"] = "meta"
-    cached["sw.js"] = False
-    contents[".nojekyll"] = b""  # GitHub Pages from a branch: serve __init__.py as it is
-    kinds[".nojekyll"] = "meta"
-    cached[".nojekyll"] = False
+    # -- step 6: the service worker and the summary -------------------------------------
 
-    digests = {p: sha256(c) for p, c in contents.items()}
-    files = [SiteFile(path=p, url=site_url(p), kind=kinds[p], size=len(c), gzip_size=gzip_size(c, digests[p]),
-                      sha256=digests[p], cached=cached[p], on_demand=p in on_demand)
-             for p, c in sorted(contents.items())]
-    summary = SiteSummary(out_dir=out, build=build, files=files, url_map=dict(sorted(urls.items())),
-                          warnings=builder.warnings, stdlib_dropped=dropped)
-    info = {"build": build, "release": release, "versions": _versions(root), "stdlib_dropped": dropped,
-            "files": {f.path: {"url": f.url, "bytes": f.size, "gzip": f.gzip_size, "sha256": f.sha256,
-                               "cached": f.cached, "on_demand": f.on_demand} for f in files}}
-    contents[BUILD_INFO] = (json.dumps(info, indent=1) + "\n").encode()
+    def add_service_worker(self, build: str) -> None:
+        sw = service_worker(self.root, build, self.entries, self.later)
+        for path, data in (("sw.js", sw.encode()), (".nojekyll", b"")):  # .nojekyll: GitHub Pages serves __init__.py
+            self.contents[path] = data
+            self.kinds[path] = "meta"
+            self.cached[path] = False
 
-    # -- write: a fresh folder next to the old one, then swap --------------------------
+    def summary(self, out: Path, build: str, release: str, dropped: list[str]) -> SiteSummary:
+        """What was built, and ``build.json`` (added to the site) saying the same."""
+        digests = {p: sha256(c) for p, c in self.contents.items()}
+        files = [SiteFile(path=p, url=self.site_url(p), kind=self.kinds[p], size=len(c),
+                          gzip_size=gzip_size(c, digests[p]), sha256=digests[p], cached=self.cached[p],
+                          on_demand=p in self.on_demand)
+                 for p, c in sorted(self.contents.items())]
+        summary = SiteSummary(out_dir=out, build=build, files=files, url_map=dict(sorted(self.urls.items())),
+                              warnings=self.builder.warnings, stdlib_dropped=dropped)
+        info = {"build": build, "release": release, "versions": _versions(self.root), "stdlib_dropped": dropped,
+                "files": {f.path: {"url": f.url, "bytes": f.size, "gzip": f.gzip_size, "sha256": f.sha256,
+                                   "cached": f.cached, "on_demand": f.on_demand} for f in files}}
+        self.contents[BUILD_INFO] = (json.dumps(info, indent=1) + "\n").encode()
+        return summary
+
+
+def _write(out: Path, contents: dict[str, bytes]) -> None:
+    """Step 7: write into a fresh folder next to ``out``, then swap it in (a failure leaves
+    the previous site as it was)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:
@@ -515,7 +575,6 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return summary
 
 
 def _versions(root: Path) -> dict[str, Any]:

@@ -149,7 +149,7 @@ class Collector:
         if interpreter is None:
             raise BuildError(f"{name}: no interpreter: PyScript would load Pyodide from a CDN; "
                              "name the self-hosted one (interpreter = \"./static/vendor/pyodide/pyodide.mjs\")")
-        # A config's interpreter is resolved against the page (PYSCRIPT.md), the rest against the config.
+        # A config's interpreter is resolved against the page (PyScript's rule), the rest against the config.
         path = resolve(str(interpreter), "", f"{name}: interpreter")
         if path:
             self.need(path, f"{name}: interpreter")

@@ -1,6 +1,6 @@
 """The page's sounds, synthesised (PyScript, main thread): Web Audio oscillators, no file.
 
-:mod:`yinsh.web.cues` says what a change sounds like and what each sound is made of; this
+:mod:`yinsh.page.sounds` says what a change sounds like and what each sound is made of; this
 class plays it: one ``AudioContext`` (made on the first sound, which always follows a click,
 a tap or a key, as browsers require), and for every note an oscillator through a gain that
 rises in a few milliseconds and fades out. Nothing is fetched. A browser without Web Audio
@@ -9,7 +9,7 @@ stays silent; a failure is a warning in the console, never an error on the page.
 
 from __future__ import annotations
 
-from .cues import schedule
+from ..page.sounds import schedule
 from .dom import element, warn, window
 
 __all__ = ["Audio", "AUDIO"]
@@ -19,7 +19,7 @@ _QUIET = 0.0001
 
 
 class Audio:
-    """Plays the sounds of :data:`yinsh.web.cues.CUES`."""
+    """Plays the sounds of :data:`yinsh.page.sounds.CUES`."""
 
     def __init__(self) -> None:
         self.context = None

@@ -3,7 +3,7 @@
 The computer player, the hint and the evaluation graph run in a web worker on Pyodide
 (:mod:`yinsh.web.worker`), so that the page stays responsive while it thinks and a game
 between people never downloads Pyodide at all. :meth:`ComputerClient.sync` asks the worker
-the questions the session wants answered (:meth:`~yinsh.web.session.Session.requests`),
+the questions the session wants answered (:meth:`~yinsh.page.session.Session.requests`),
 each once, and hands every answer back to the session, which drops the stale ones. The
 worker starts at once when a computer plays, else with the first question (or when the
 Hint button is about to be pressed).
@@ -23,9 +23,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from .computer import Request
+from ..page.computer import Request
+from ..page.session import Session
 from .dom import document, warn, window
-from .session import Session
 
 __all__ = ["ComputerClient", "WORKER_URL", "WORKER_CONFIG", "BOOT_SECONDS"]
 
@@ -59,13 +59,13 @@ class ComputerClient:
 
     def start(self) -> None:
         """Start the worker (once); it boots on its own thread while the page is used."""
-        if self.session.computer == "off":
-            self.session.computer_state("starting")
+        if self.session.computer.state == "off":
+            self.session.computer.set_state("starting")
             asyncio.create_task(self._boot())
 
     def sync(self) -> None:
         """Ask every question the session wants answered that is not under way."""
-        requests = self.session.requests()
+        requests = self.session.computer.requests()
         if requests or self.session.plays_computer():
             self.start()
         for request in requests:
@@ -83,12 +83,12 @@ class ComputerClient:
             late = isinstance(exc, asyncio.TimeoutError)
             if not late and not isinstance(exc, WorkerFailure):
                 warn("the AI worker did not start", exc)
-            self.session.computer_state("failed", "it did not start in time" if late else "it could not start")
+            self.session.computer.set_state("failed", "it did not start in time" if late else "it could not start")
         else:
             self.exports = exports
             window.yinshAI = exports
             document.documentElement.setAttribute("data-yinsh-ai-ready", "")
-            self.session.computer_state("ready")
+            self.session.computer.set_state("ready")
         self.ready.set()
         self.refresh()
 
@@ -111,24 +111,24 @@ class ComputerClient:
             if self.exports is None:
                 return  # the session knows: the worker failed
             if request.kind == "evaluate":
-                session.receive_values(request, str(await self.exports.evaluate(request.text)))
+                session.computer.receive_values(request, str(await self.exports.evaluate(request.text)))
                 return
-            if not session.current(request):
+            if not session.computer.current(request):
                 return
             answer = str(await self.exports.think(request.text, request.level, request.seed))
             if request.kind == "hint":
-                session.receive_hint(request, answer)
+                session.computer.receive_hint(request, answer)
                 return
             wait = self.last_move_at + request.pause_ms - float(window.performance.now())
             if wait > 0:  # the last move's animation and the viewer's chosen pause
                 await asyncio.sleep(wait / 1000)
             played = session.generation
-            session.receive_move(request, answer)
+            session.computer.receive_move(request, answer)
             if session.generation != played:
                 self.last_move_at = float(window.performance.now())
         except Exception as exc:
             warn(f"the computer's {request.kind} failed", exc)
-            session.request_failed(request, "something went wrong")
+            session.computer.request_failed(request, "something went wrong")
         finally:
             self.asked.discard(request.key)
             self.refresh()

@@ -1,36 +1,36 @@
 """The board's input (PyScript, main thread): clicks, taps, drags and keys become decisions.
 
 Every input goes one way: the point (or row) it is for is found here, the session makes the
-decision (:meth:`~yinsh.web.session.Session.click_point`, which asks the
+decision (:meth:`~yinsh.page.session.Session.click_point`, which asks the
 :class:`~yinsh.turn.Turn`), and the page is drawn again from the session's status — the
 handlers are attached with :func:`~yinsh.web.dom.listen`, which does that after each of them.
 
 - A click or a tap acts on the point under it, else on the nearest point within
   :data:`TOUCH_TARGET_PX` / 2 on the screen: a finger is broad, no gap between points is dead.
 - In a row choice, a click on a marker that several candidate rows share takes the row whose
-  middle is nearest the pointer (:func:`~yinsh.web.preview.row_at`, the row the board
+  middle is nearest the pointer (:func:`~yinsh.page.preview.row_at`, the row the board
   previews there), whichever shape is drawn on top.
 - A ring may be dragged (pointer events: mouse, pen and touch alike); a press that moves
   less than :data:`DRAG_THRESHOLD_PX` is left to the click. The lifted ring follows the
   pointer and the lit point under it is marked (that is the only DOM this module touches:
   it must follow the pointer at once).
 - Where the mouse (or a dragged ring, or the keyboard's focus) is on the board is told to the
-  session (:meth:`~yinsh.web.session.Session.point_to`), which previews what acting there does.
+  session (:meth:`~yinsh.page.session.Session.point_to`), which previews what acting there does.
 - Keys: the arrows move the keyboard's focus from point to point along the board's lines
-  (:func:`~yinsh.web.access.neighbour`), Enter and Space act on it, Escape cancels.
+  (:func:`~yinsh.page.access.neighbour`), Enter and Space act on it, Escape cancels.
 """
 
 from __future__ import annotations
 
 from ..board import parse_point, point_name
-from ..move import parse_row
+from ..move import parse_row_name
+from ..page.access import neighbour, row_for_key, rows_through
+from ..page.preview import row_at
+from ..page.session import Session
+from ..page.status import status
 from ..render import UNIT, nearest_point, point_xy
 from ..turn import Phase
-from .access import neighbour, row_for_key, rows_through
 from .dom import element, find, window
-from .preview import row_at
-from .session import Session
-from .status import status
 from .view import View
 
 __all__ = ["BoardInput", "DRAG_THRESHOLD_PX", "TOUCH_TARGET_PX", "TOUCH_ONLY"]
@@ -54,7 +54,7 @@ class BoardInput:
         self.board = view.board
         self.drag: dict | None = None
         self.suppress_click = False
-        session.touch = bool(window.matchMedia(TOUCH_ONLY).matches)
+        session.set_touch(bool(window.matchMedia(TOUCH_ONLY).matches))
 
     def attach(self, listen) -> None:
         """``listen(target, event, handler)`` attaches each handler (see :func:`yinsh.web.dom.listen`)."""
@@ -80,8 +80,7 @@ class BoardInput:
         else:  # a click with no position (a script's) on a row's shape: that row
             shape = find(event.target, "[data-row]")
             if shape is not None:
-                first, _, last = str(shape.getAttribute("data-row")).partition("-")
-                row = parse_row(first, last)
+                row = parse_row_name(str(shape.getAttribute("data-row")))
         if row is not None:
             self.session.click_row(row)
         elif point is not None:
@@ -232,8 +231,8 @@ class BoardInput:
             self.session.click_point(target, dragged=True)
             return
         if target is not None and target != drag["point"]:
-            self.session.message = (f"{point_name(drag['point'])}-{point_name(target)} is not a legal move: "
-                                    "drop the ring on a lit point")
+            self.session.say(f"{point_name(drag['point'])}-{point_name(target)} is not a legal move: "
+                             "drop the ring on a lit point")
 
     def on_pointer_cancel(self, event) -> None:
         self.end_drag()

@@ -3,26 +3,28 @@
 away.
 
 - A first visit opens with a small question (:meth:`Dialogs.greet`): "Play the computer
-  (level 2)" or "Two players here", remembered (:func:`~yinsh.web.prefs.welcome_due` says when
+  (level 2)" or "Two players here", remembered (:func:`~yinsh.page.prefs.welcome_due` says when
   it is asked: not for a link that says what to play, nor for a returning visitor).
 - The New game dialog shows the current players, variant and pace; Start hands the chosen
   :class:`~yinsh.web.Settings` to ``begin``.
 - Starting again while a game is in progress asks first: :meth:`Dialogs.confirm_new_game`.
 - A link whose game would replace a game in progress without continuing it asks first:
   :meth:`Dialogs.confirm_link` (closing the dialog keeps the game in progress).
-- The keyboard shortcuts (:data:`~yinsh.web.access.SHORTCUTS`) are listed in their own dialog.
+- The keyboard shortcuts (:data:`~yinsh.page.access.SHORTCUTS`) are listed in their own dialog.
 - The game's result, beside the board, goes away with its close button or a click elsewhere
-  (Escape: :meth:`~yinsh.web.session.Session.cancel`).
+  (Escape: :meth:`~yinsh.page.session.Session.cancel`).
 """
 
 from __future__ import annotations
 
-from . import DELAYS, PLAYER_KINDS, STORAGE_KEY, VARIANTS, Settings, read_params
-from .access import SHORTCUTS
-from .dom import document, esc, find, load, store, window
-from .prefs import WELCOME_KEY, welcome_due
-from .saved import SAVED_KEY
-from .session import Session
+from ..page.access import SHORTCUTS
+from ..page.prefs import WELCOME_KEY, welcome_due
+from ..page.saved import SAVED_KEY
+from ..page.session import Session
+from ..page.settings import DELAYS, PLAYER_KINDS, STORAGE_KEY, VARIANTS, Settings
+from ..page.urls import read_params
+from ..render import escape
+from .dom import document, find, load, store, window
 
 WELCOME_COMPUTER = Settings(black="ai-2")
 """What "Play the computer (level 2)" starts: the visitor is White, the computer Black at level 2."""
@@ -51,7 +53,7 @@ class Dialogs:
 
     def attach(self, listen) -> None:
         self.keys.querySelector("dl").innerHTML = "".join(
-            f"<dt><kbd>{esc(keys)}</kbd></dt><dd>{esc(what)}</dd>" for keys, what in SHORTCUTS)
+            f"<dt><kbd>{escape(keys)}</kbd></dt><dd>{escape(what)}</dd>" for keys, what in SHORTCUTS)
         listen(self.keys, "click", self.on_keys_click)
         listen(self.setup, "click", self.on_setup_click)
         listen(self.setup, "change", lambda event: self.sync_setup())

@@ -23,7 +23,7 @@ try:
 except ImportError:
     create_proxy = document = is_none = to_js = window = None
 
-__all__ = ["document", "window", "create_proxy", "to_js", "find", "element", "esc", "warn", "listen", "load", "store",
+__all__ = ["document", "window", "create_proxy", "to_js", "find", "element", "warn", "listen", "load", "store",
            "ERROR_FLAG"]
 
 ERROR_FLAG = "data-yinsh-error"
@@ -60,11 +60,6 @@ def _storage():
     it unwinds through the Python code to the event loop, so each such call goes through a
     JavaScript function that answers instead of throwing."""
     return window.yinshStorage
-
-
-def esc(text: str) -> str:
-    """``text`` made safe inside HTML text and attribute values."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def warn(what: str, exc: BaseException | None = None) -> None:

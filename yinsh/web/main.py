@@ -1,9 +1,9 @@
 """The game page (PyScript, main thread): the parts wired together, one way round.
 
 An input — a click on the board (:mod:`~yinsh.web.controls`), a button, a key, a dialog
-(:mod:`~yinsh.web.dialogs`), the Game menu (:mod:`~yinsh.web.keep`), the rules and the theme
-(:mod:`~yinsh.web.learn`), an answer of the computer (:mod:`~yinsh.web.client`) — changes the
-:class:`~yinsh.web.session.Session`; then :meth:`App.refresh` draws its status
+(:mod:`~yinsh.web.dialogs`), the Game menu (:mod:`~yinsh.web.game_menu`), the rules and the theme
+(:mod:`~yinsh.web.learning`), an answer of the computer (:mod:`~yinsh.web.client`) — changes the
+:class:`~yinsh.page.session.Session`; then :meth:`App.refresh` draws its status
 (:mod:`~yinsh.web.view`), keeps the game in the URL and in ``localStorage`` when it changed,
 and lets the client ask the computer what the session wants to know. docs/ARCHITECTURE.md
 draws the whole path and lists the testing hooks; ``<html data-yinsh-ready>`` says the page
@@ -12,16 +12,17 @@ is interactive.
 
 from __future__ import annotations
 
-from ..move import parse_row
-from . import STORAGE_KEY, PageSetup, Settings, game_url, open_page, settings_from_json, settings_to_json
+from ..move import parse_row_name
+from ..page.links import PageSetup, game_url, open_page
+from ..page.session import Session
+from ..page.settings import STORAGE_KEY, Settings, settings_from_json, settings_to_json
+from ..page.status import status
 from .client import ComputerClient
 from .controls import BoardInput
 from .dialogs import Dialogs
 from .dom import document, element, find, listen, load, store, window
-from .keep import ACTIONS, GameKeeper
-from .learn import Learning
-from .session import Session
-from .status import status
+from .game_menu import ACTIONS, GameKeeper
+from .learning import Learning
 from .view import View
 
 __all__ = ["App", "start"]
@@ -72,7 +73,7 @@ class App:
     def recover(self) -> None:
         """A handler failed: no half-made drag, a short message, the board drawn afresh."""
         self.controls.end_drag()
-        self.session.message = "Something went wrong; the board has been redrawn."
+        self.session.say("Something went wrong; the board has been redrawn.")
         self.view.forget_board()
         self.refresh()
 
@@ -103,7 +104,7 @@ class App:
 
     def store_settings(self, settings: Settings) -> None:
         if not store(STORAGE_KEY, settings_to_json(settings)):
-            self.session.notices.append("This browser does not keep settings: the choice lasts for this page only.")
+            self.session.notice("This browser does not keep settings: the choice lasts for this page only.")
 
     def on_hash_change(self, event) -> None:
         """A link pasted into this tab opens its game (the page's own updates fire no event); a
@@ -182,10 +183,9 @@ class App:
         elif action.startswith("review-"):
             self.review(step=action[len("review-"):])
         elif action == "hint":
-            session.ask_hint()
+            session.computer.ask_hint()
         elif action == "choose-row":
-            first, _, last = str(button.getAttribute("data-choice")).partition("-")
-            session.click_row(parse_row(first, last))
+            session.click_row(parse_row_name(str(button.getAttribute("data-choice"))))
         elif action == "keys":
             self.dialogs.show_keys()
         elif action in ACTIONS:

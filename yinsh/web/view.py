@@ -1,12 +1,12 @@
-"""The game page's view (PyScript, main thread): it draws a :class:`~yinsh.web.session.Status`.
+"""The game page's view (PyScript, main thread): it draws a :class:`~yinsh.page.session.Status`.
 
 :meth:`View.draw` is the only way the page changes what it shows. It starts no work of its
 own: it compares each part of the status with what it drew last (one cache, :attr:`View.shown`)
 and touches the DOM only where something changed. The board is redrawn when its
 :func:`~yinsh.render.board_svg` arguments change; a change's animation (a ring sliding,
 markers flipping, a computer's move drawn step by step) plays once, by the status's
-:class:`~yinsh.web.session.Motion` token. What a screen reader is told goes through one
-polite live region (:class:`~yinsh.web.access.Announcer` says what happened).
+:class:`~yinsh.page.session.Motion` token. What a screen reader is told goes through one
+polite live region (:class:`~yinsh.page.access.Announcer` says what happened).
 
 Testing hooks, updated at every draw (docs/ARCHITECTURE.md lists them all): on ``<html>``
 ``data-to-move``, ``data-ai``, ``data-ai-discarded``, ``data-sounds``; on ``#board``
@@ -21,12 +21,12 @@ from __future__ import annotations
 import asyncio
 
 from ..board import WINDOWS, point_name
-from ..render import board_svg, point_xy, preview_svg
-from .access import START_POINT, Announcer
+from ..page.access import START_POINT, Announcer
+from ..page.graph import eval_graph_svg
+from ..page.status import Status
+from ..render import Animation, board_svg, escape, point_xy, preview_svg
 from .audio import AUDIO
-from .dom import create_proxy, document, element, esc, warn, window
-from .graph import eval_graph_svg
-from .status import Status
+from .dom import create_proxy, document, element, warn, window
 
 __all__ = ["View", "FOCUS_HALF"]
 
@@ -113,7 +113,7 @@ class View:
             self.announce(status.message)
         if self._changed("notices", status.notices):
             notices = _get("notices")
-            notices.innerHTML = "".join(f"<p>{esc(n)}</p>" for n in status.notices)
+            notices.innerHTML = "".join(f"<p>{escape(n)}</p>" for n in status.notices)
             notices.hidden = not status.notices
         if self._changed("send-link", status.send_link):
             _get("send-link").hidden = not status.send_link
@@ -133,9 +133,7 @@ class View:
         if fresh and motion.frames and status.reviewing is None:
             asyncio.create_task(self.play_frames(motion.frames))
             return
-        board = dict(status.board)
-        position = board.pop("position")
-        self.set_board(board_svg(position, animate=motion.animate if fresh else False, **board))
+        self.set_board(board_svg(status.board._replace(animation=motion.animate if fresh else Animation.NONE)))
 
     def forget_board(self) -> None:
         """Draw the board again at the next :meth:`draw` (something else changed it)."""
@@ -166,7 +164,7 @@ class View:
         hits = element(svg.querySelector(".yb-hits"))
         if preview is None or hits is None:
             return
-        hits.insertAdjacentHTML("beforebegin", preview_svg(status.board["position"], **preview.board()))
+        hits.insertAdjacentHTML("beforebegin", preview_svg(status.board.position, **preview.board()))
         marks = [(f'[data-marker="{point_name(p)}"]', "flip") for p in preview.flips]
         if preview.ring is not None:
             marks.append((f'[data-point="{point_name(preview.ring)}"]', "ring"))
@@ -181,10 +179,8 @@ class View:
         """A computer's move step by step: the rows it removes, the ring move, its own rows;
         then the position after it. Any other drawing of the board meanwhile wins."""
         try:
-            for kwargs, ms in frames:
-                kwargs = dict(kwargs)
-                position = kwargs.pop("position")
-                self.set_board(board_svg(position, **kwargs))
+            for shown, ms in frames:
+                self.set_board(board_svg(shown))
                 token = self.board_drawn
                 await asyncio.sleep(ms / 1000)
                 if self.board_drawn != token:
@@ -312,7 +308,7 @@ class View:
         if isinstance(review.values, list):
             graph = eval_graph_svg(review.values, current=review.at or None, first_number=review.first_number)
         else:
-            graph = f'<p class="eval-note">{esc(review.values)}</p>'
+            graph = f'<p class="eval-note">{escape(review.values)}</p>'
         if self._changed("graph", graph):
             _get("eval-graph").innerHTML = graph
         if opens:  # the panel may scroll (a phone, a low window): the review area in view
@@ -383,5 +379,5 @@ def _move_parts(text: str) -> str:
     """A move's notation in parts that never break inside (``i9-e9;`` ``xf9-j9xd8``): a long
     move wraps only after a ``;``."""
     parts = text.split(";")
-    return "<wbr>".join(f'<span class="part">{esc(part)}{";" if i < len(parts) - 1 else ""}</span>'
+    return "<wbr>".join(f'<span class="part">{escape(part)}{";" if i < len(parts) - 1 else ""}</span>'
                         for i, part in enumerate(parts))

@@ -32,7 +32,6 @@ from yinsh.ai.evaluation import node_of
 from yinsh.ai.negamax import Searcher
 from yinsh.game import Game
 from yinsh.state import State, apply_move, legal_moves, termination
-from yinsh.web import game_from_text
 
 __all__ = ["hello", "think", "bench", "evaluate", "white_value"]
 __export__ = ["hello", "think", "bench", "evaluate"]
@@ -40,6 +39,21 @@ __export__ = ["hello", "think", "bench", "evaluate"]
 _VALUES: dict[State, float] = {}
 """White's value of positions already evaluated: a record that grows by a move costs one more."""
 _VALUES_KEPT = 4096
+
+_DIGITS = frozenset("0123456789")
+_CODE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def game_from_text(text: str) -> Game:
+    """The game a record or a position code describes (what the page sends).
+
+    >>> game_from_text("1.e3 2.a5").ply, game_from_text(Game().position()).ply
+    (2, 0)
+    """
+    text = text.strip()
+    if text[:1] == "Y" and text[1:2] in _DIGITS and len(text) > 2 and all(c in _CODE for c in text[2:]):
+        return Game.from_position(text)
+    return Game.from_record(text)
 
 
 def _answer(**fields) -> str:

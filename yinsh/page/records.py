@@ -6,7 +6,7 @@ and ``Result``, then the long-form moves. It reads back to the same game and tag
 
 >>> import datetime
 >>> from yinsh import Game
->>> from yinsh.web import Settings
+>>> from yinsh.page.settings import Settings
 >>> game = Game.from_record("1.e3 2.a5")
 >>> text = export_record(game, Settings(black="ai-3"), datetime.date(2026, 11, 29))
 >>> print(text, end="")
@@ -28,7 +28,7 @@ for the dialog that names the game, the move number, who played it and the move'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from ..compat import capitalize, ordered_dict
 from ..errors import NotationError, YinshError
@@ -37,16 +37,31 @@ from ..limits import MAX_MOVE_NUMBER_DIGITS, MAX_MOVES
 from ..pgn import RESULTS, is_sgf, read_tags, record_text
 from ..record import Record, read_record, split_records, write_record
 from ..scan import strip, visible
-from . import REMOTE, Settings, ai_level
+from .settings import REMOTE, Settings, ai_level
+from .words import plural
 
 if TYPE_CHECKING:
     import datetime
 
-__all__ = ["export_tags", "export_record", "record_filename", "Listed", "list_import", "read_import",
+__all__ = ["Day", "export_tags", "export_record", "record_filename", "Listed", "list_import", "read_import",
            "import_error_message", "record_title", "record_notices", "RECORD_MIME"]
 
 RECORD_MIME: Final = "text/plain;charset=utf-8"
 """The type of a saved record file (``.ygn``: plain text)."""
+
+
+class Day(NamedTuple("Day", [("year", int), ("month", int), ("day", int)])):
+    """A calendar day, for the page to give a record its date (MicroPython has no
+    :mod:`datetime`; a ``datetime.date`` serves as well under CPython).
+
+    >>> Day(2026, 11, 29).isoformat()
+    '2026-11-29'
+    """
+
+    __slots__ = ()
+
+    def isoformat(self) -> str:
+        return f"{self.year:04d}-{self.month:02d}-{self.day:02d}"
 
 
 def _player_name(kind: str) -> str:
@@ -56,7 +71,7 @@ def _player_name(kind: str) -> str:
     return "Human" if level is None else f"Computer (level {level})"
 
 
-def export_tags(game: Game, settings: Settings, date: datetime.date) -> dict[str, str]:
+def export_tags(game: Game, settings: Settings, date: datetime.date | Day) -> dict[str, str]:
     """The tag pairs of a saved record, in the order written."""
     tags = ordered_dict()
     tags["White"], tags["Black"] = _player_name(settings.white), _player_name(settings.black)
@@ -73,12 +88,12 @@ def export_tags(game: Game, settings: Settings, date: datetime.date) -> dict[str
     return tags
 
 
-def export_record(game: Game, settings: Settings, date: datetime.date) -> str:
+def export_record(game: Game, settings: Settings, date: datetime.date | Day) -> str:
     """The text of the record file: tag pairs, a blank line, the numbered long-form moves."""
     return write_record(game, export_tags(game, settings, date)) + "\n"
 
 
-def record_filename(date: datetime.date) -> str:
+def record_filename(date: datetime.date | Day) -> str:
     """The name a downloaded record gets.
 
     >>> import datetime
@@ -149,7 +164,7 @@ class Listed:
         ['1. Ann – ?, 2 moves, 0-1', '2. x, 1 move']
         """
         result = self.tags.get("Result", "")
-        count = "" if self.moves is None else f", {_plural(self.moves, 'move')}"
+        count = "" if self.moves is None else f", {plural(self.moves, 'move')}"
         shown = f", {result}" if result in RESULTS and result != "*" else ""
         return f"{self.number}. {_title(self.tags)}{count}{shown}"
 
@@ -181,7 +196,9 @@ def _count_moves(body: str) -> int | None:
         return None
     if first < 0:  # no move number: the moves are the words (comments aside)
         if "{" in body:
-            return None
+            body = _without_comments(body)
+            if body is None:
+                return None
         words = body.split(None, MAX_MOVES + 1)
         if words and words[-1] in RESULTS:
             words.pop()
@@ -191,6 +208,22 @@ def _count_moves(body: str) -> int | None:
     if low is None or high is None or not 0 < high - low + 1 <= MAX_MOVES:
         return None
     return high - low + 1
+
+
+def _without_comments(body: str) -> str | None:
+    """``body`` with its ``{comments}`` left out, or ``None`` past :data:`_COMMENT_STEPS` of
+    them or for one never closed."""
+    kept, done = [], 0
+    for _ in range(_COMMENT_STEPS + 1):
+        start = body.find("{", done)
+        if start < 0:
+            return " ".join(kept + [body[done:]])
+        end = body.find("}", start)
+        if end < 0:
+            return None
+        kept.append(body[done:start])
+        done = end + 1
+    return None
 
 
 def _outside_comments(body: str, dot: int, forward: bool) -> int | None:
@@ -274,7 +307,7 @@ def record_title(record: Record) -> str:
     count = len(game.moves)
     done = game.outcome
     result = f", {done.result}" if done else ""
-    return f"{_title(record.tags)} ({_plural(count, 'move')}{result})"
+    return f"{_title(record.tags)} ({plural(count, 'move')}{result})"
 
 
 def record_notices(record: Record) -> list[str]:
@@ -298,7 +331,3 @@ def _title(tags: dict[str, str]) -> str:
     else:
         title = tags.get("Scenario") or tags.get("Game") or tags.get("Event") or "a game"
     return visible(title + (f", {tags['Date']}" if tags.get("Date") else ""))
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' * (count != 1)}"

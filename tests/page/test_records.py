@@ -1,5 +1,5 @@
-"""Keeping and sharing games without a browser: record files (yinsh.web.records), links
-(game_url, opponent_url, open_page) and the saved game (yinsh.web.saved).
+"""Keeping and sharing games without a browser: record files (yinsh.page.records), links
+(game_url, opponent_url, open_page) and the saved game (yinsh.page.saved).
 
 Round trips run over random legal games (hypothesis picks the seeds); the readers are fuzzed
 with corrupt input, and may only raise the errors they document.
@@ -17,15 +17,12 @@ from helpers import DATA, game_at, load
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import yinsh.web.records
-import yinsh.web.saved
+import yinsh.page.records
+import yinsh.page.saved
 from yinsh import Game, IllegalMoveError, NotationError
-from yinsh.board import parse_point
 from yinsh.link import decode_game, encode_game
-from yinsh.playout import random_move
-from yinsh.state import BLACK
-from yinsh.web import REMOTE, Settings, from_the_start, game_url, moves_chosen_for, open_page, opponent_url
-from yinsh.web.records import (
+from yinsh.page.links import from_the_start, game_url, open_page, opponent_url
+from yinsh.page.records import (
     export_record,
     export_tags,
     import_error_message,
@@ -33,9 +30,10 @@ from yinsh.web.records import (
     read_import,
     record_filename,
 )
-from yinsh.web.saved import SAVED_VERSION, SavedGameError, saved_from_json, saved_to_json
-from yinsh.web.session import Session
-from yinsh.web.status import status
+from yinsh.page.saved import SAVED_VERSION, SavedGameError, saved_from_json, saved_to_json
+from yinsh.page.settings import REMOTE, Settings
+from yinsh.playout import random_move
+from yinsh.state import BLACK
 
 DAY = datetime.date(2026, 11, 29)
 GAMES = load("games.ygn")
@@ -72,7 +70,7 @@ def same_game(a: Game, b: Game) -> bool:
             and a.start_ply == b.start_ply and a.variant == b.variant)
 
 
-@pytest.mark.parametrize("module", [yinsh.web.records, yinsh.web.saved])
+@pytest.mark.parametrize("module", [yinsh.page.records])
 def test_doctests(module):
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried and not failures
@@ -137,131 +135,6 @@ def test_record_link_and_saved_game_all_describe_one_game(game):
     from_link = decode_game(encode_game(from_record))
     from_saved = saved_from_json(saved_to_json(from_link, Settings(), 0)).game
     assert same_game(from_saved, game) and from_saved.record() == game.record()
-
-
-# --------------------------------------------------------------------------- links
-
-
-class TestLinks:
-    def test_the_page_keeps_the_whole_game_code_in_its_hash(self):
-        game = Game.from_record("1.e3 2.a5 3.b5")
-        url = game_url("/", {"white": "human", "black": "ai-2"}, game)
-        assert url == "/?black=ai-2#g=" + encode_game(game)
-
-    def test_old_record_and_position_links_still_open(self):
-        game = Game.from_record("1.e3 2.a5 3.b5")
-        assert open_page("?record=1.e3+2.a5+3.b5").game.record() == game.record()
-        assert open_page("", "#position=" + game.position()).game.state == game.state
-
-    def test_a_game_code_wins_over_a_record_and_says_so(self):
-        game = Game.from_record("1.e3 2.a5")
-        setup = open_page("?record=1.f5", "#g=" + encode_game(game))
-        assert setup.game.record() == "1.e3 2.a5"
-        assert setup.notices == ["The link gives a game in 2 forms: the game code is used."]
-
-    @pytest.mark.parametrize("code", ["G1", "G1zz", "Gx", "G1HDl_vAAADMx", "G1HDl_vAAADMw" + "A" * 40, "G1!!!!"])
-    def test_a_bad_game_code_gives_a_notice_and_a_fresh_game(self, code):
-        setup = open_page("", "#g=" + code)
-        assert setup.game.ply == 0 and len(setup.notices) == 1
-        assert setup.notices[0].startswith("Could not open the game code in the link (")
-
-    def test_you_makes_the_other_side_the_remote_player(self):
-        setup = open_page("?you=black", "#g=G1HDl_vAAADMw")
-        assert setup.players == {"white": REMOTE, "black": "human"}
-        assert setup.settings.query() == "you=black"
-
-    def test_a_reply_link_adding_the_opponents_move_opens_without_a_question(self):
-        mine = Game.from_record("1.e3 2.a5 3.b5")  # White here, Black to move on their device
-        reply = Game.from_record("1.e3 2.a5 3.b5 4.c6")
-        setup = open_page("?you=white", "#g=" + encode_game(reply), current=(mine, Settings(black=REMOTE)))
-        assert setup.source == "link" and setup.previous is None and setup.notices == []
-
-    def test_a_reply_link_that_also_plays_for_you_asks_first(self):
-        """Issue 23: a link opened with you=white could add White's moves to White's game."""
-        mine = Game.from_record("1.e3 2.a5 3.b5")
-        reply = Game.from_record("1.e3 2.a5 3.b5 4.c6 5.d6")
-        for saved, current in ((None, (mine, Settings(black=REMOTE))),
-                               (saved_to_json(mine, Settings(black=REMOTE), 1), None)):
-            setup = open_page("?you=white", "#g=" + encode_game(reply), saved=saved, current=current)
-            assert setup.source == "link" and setup.game.record() == reply.record()
-            assert setup.previous is not None and setup.previous[0].record() == mine.record()
-            assert setup.notices == ["The link also plays for you (White: d6), not only your opponent's moves."]
-
-    def test_only_the_moves_you_chose_count_not_those_forced_on_you(self):
-        from test_rules import _blocked
-
-        blocked = _blocked(extra_black=("e5",))  # White to move: only a pass; Black has moves
-        earlier = Game.from_state(blocked.start_state, blocked.start_ply)
-        forced = earlier.copy()
-        forced.play("pass")
-        forced.push(forced.legal_moves()[0])
-        assert moves_chosen_for("white", forced, earlier) == []
-        assert moves_chosen_for("black", forced, earlier) == [str(forced.moves[-1])]
-
-    def test_a_game_where_both_sides_play_by_link_says_nobody_plays_here(self):
-        setup = open_page("?white=remote&black=remote", "#g=G1HDl_vAAADMw")
-        assert setup.players == {"white": REMOTE, "black": REMOTE}
-        assert setup.notices == ["Both sides play by link on their own devices: nobody plays on this page, "
-                                 "it only shows the game."]
-        session = Session(setup.game, setup.settings)
-        shown = status(session)
-        assert shown.prompt == "Black to move: nobody plays on this page"
-        session.click_point(parse_point("c6"))
-        assert session.game.ply == 3 and "plays on their own device" in session.message
-
-    def test_an_unknown_side_for_you_gives_a_notice(self):
-        setup = open_page("?you=purple")
-        assert setup.players == {"white": "human", "black": "human"}
-        assert setup.notices == ["Unknown side 'purple' for you: expected white or black. "
-                                 "Both sides are played on this device."]
-
-
-# --------------------------------------------------------------------------- the saved game
-
-
-class TestSavedGame:
-    SAVED = saved_to_json(Game.from_record("1.e3 2.a5"), Settings(black="ai-2"), 1)
-
-    def test_a_bare_url_reopens_the_saved_game_and_its_players(self):
-        setup = open_page("", "", None, self.SAVED)
-        assert setup.game.record() == "1.e3 2.a5" and setup.players["black"] == "ai-2" and not setup.notices
-
-    @pytest.mark.parametrize("search, hash_", [
-        ("?record=1.f5", ""), ("", "#g=" + encode_game(Game.from_record("1.f5"))),
-        ("?black=ai-4", ""), ("?variant=blitz", ""), ("?you=white", ""),
-    ])
-    def test_a_url_that_asks_for_a_game_or_players_wins_over_the_saved_game(self, search, hash_):
-        setup = open_page(search, hash_, None, self.SAVED)
-        assert setup.game.record() != "1.e3 2.a5"
-
-    @pytest.mark.parametrize("text, reason", [
-        ("{oops", "it is not JSON"),
-        ("[1, 2]", "it is not a saved YINSH game"),
-        ('{"game": "G1HDl_vAAADMw"}', "it is not a saved YINSH game"),
-        ('{"version": "1"}', "its version '1' is not a number"),
-        ('{"version": true}', "its version True is not a number"),
-        ('{"version": 2, "game": "G1HDl_vAAADMw", "settings": {}}', "newer version of this page, in format 2"),
-        ('{"version": 0}', "its version 0 is unknown"),
-        ('{"version": 1}', "it holds no game"),
-        ('{"version": 1, "game": "G1HDl_vAAADMx", "settings": {}}', "its game is damaged"),
-        ('{"version": 1, "game": "G1HDl_vAAADMw", "settings": []}', "it holds no settings"),
-        ('{"version": 1, "game": "G1HDl_vAAADMw", "settings": {}, "time": "noon"}', "is not a time"),
-        ('{"version": 1, "game": "G1HDl_vAAADMw", "settings": {}, "time": NaN}', "is not a time"),
-    ])
-    def test_unreadable_saved_data_says_why(self, text, reason):
-        with pytest.raises(SavedGameError, match=reason):
-            saved_from_json(text)
-        setup = open_page("", "", None, text)
-        assert setup.game.ply == 0
-        assert setup.notices[0].startswith("Your saved game could not be read: ")
-        assert setup.notices[0].endswith(". A new game has started.")
-
-    def test_unknown_keys_and_bad_settings_of_version_1_are_ignored(self):
-        data = json.loads(self.SAVED)
-        data["later"] = {"anything": 1}
-        data["settings"]["white"] = "robot"
-        saved = saved_from_json(json.dumps(data))
-        assert saved.game.record() == "1.e3 2.a5" and saved.settings.white == "human"
 
 
 # --------------------------------------------------------------------------- record files

@@ -1,4 +1,4 @@
-"""The page's session, browser-free (yinsh.web.session): a person's decisions, the computer's
+"""The page's session, browser-free (yinsh.page.session): a person's decisions, the computer's
 answers, undo and redo, review and what the page shows — everything but the DOM.
 
 The computer here is the real worker module (yinsh.web.worker) called in-process: what the
@@ -13,23 +13,24 @@ import random
 
 import pytest
 
-import yinsh.web.computer
-import yinsh.web.session
-import yinsh.web.status
+import yinsh.page.computer
+import yinsh.page.session
+import yinsh.page.status
 from yinsh.board import parse_point
 from yinsh.game import Game
 from yinsh.move import Move, parse_row
+from yinsh.page.computer import HINT_LEVEL, Request, frames_of
+from yinsh.page.session import Session
+from yinsh.page.settings import Settings
+from yinsh.page.status import status
 from yinsh.state import make_state
 from yinsh.turn import Decision, Turn, decisions_of
-from yinsh.web import Settings, worker
-from yinsh.web.computer import HINT_LEVEL, Request, frames_of
-from yinsh.web.session import Session
-from yinsh.web.status import status
+from yinsh.web import worker
 
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
 
 
-@pytest.mark.parametrize("module", [yinsh.web.session, yinsh.web.status, yinsh.web.computer])
+@pytest.mark.parametrize("module", [yinsh.page.session, yinsh.page.status, yinsh.page.computer])
 def test_doctests(module):
     failures, tried = doctest.testmod(module)
     assert tried and not failures
@@ -38,11 +39,11 @@ def test_doctests(module):
 def answer(session: Session, request: Request) -> None:
     """Answer ``request`` as the worker would (the client's part, without a browser)."""
     if request.kind == "evaluate":
-        session.receive_values(request, worker.evaluate(request.text))
+        session.computer.receive_values(request, worker.evaluate(request.text))
     elif request.kind == "hint":
-        session.receive_hint(request, worker.think(request.text, request.level, request.seed))
+        session.computer.receive_hint(request, worker.think(request.text, request.level, request.seed))
     else:
-        session.receive_move(request, worker.think(request.text, request.level, request.seed))
+        session.computer.receive_move(request, worker.think(request.text, request.level, request.seed))
 
 
 def play_by_clicks(session: Session, move: Move) -> None:
@@ -55,7 +56,7 @@ def play_by_clicks(session: Session, move: Move) -> None:
 
 
 def ready(session: Session) -> Session:
-    session.computer_state("ready")
+    session.computer.set_state("ready")
     return session
 
 
@@ -69,10 +70,10 @@ class TestAgainstTheComputer:
         while session.game.result is None and len(session.game.moves) < 300:
             shown = status(session)
             if session.person_to_move():
-                assert shown.ai == "" and not session.requests()
+                assert shown.ai == "" and not session.computer.requests()
                 play_by_clicks(session, rng.choice(session.game.legal_moves()))
             else:
-                (request,) = session.requests()
+                (request,) = session.computer.requests()
                 assert request.kind == "move" and request.level == 1 and shown.ai == "thinking"
                 assert session.board_locked().startswith("Black (AI 1) is to move")
                 answer(session, request)
@@ -80,81 +81,81 @@ class TestAgainstTheComputer:
         assert game.result is not None, game.record()
         assert Game.from_record(game.record()).record() == game.record()  # every move legal
         shown = status(session)
-        assert shown.banner is not None and shown.to_move == "" and not session.requests()
+        assert shown.banner is not None and shown.to_move == "" and not session.computer.requests()
         assert shown.banner[0] in ("White wins", "Black wins", "Draw")
 
     def test_a_person_plays_while_the_computer_gets_ready(self):
         session = Session(Game(), Settings(black="ai-2"))
-        session.computer_state("starting")
+        session.computer.set_state("starting")
         session.click_point(parse_point("e5"))  # accepted before the worker is up
         assert session.game.record() == "1.e5"
         shown = status(session)
         assert shown.ai == "starting" and shown.prompt == "The computer is getting ready…"
-        (request,) = session.requests()
-        session.computer_state("ready")
+        (request,) = session.computer.requests()
+        session.computer.set_state("ready")
         assert status(session).prompt == "Black (AI 2) is thinking…"
         answer(session, request)
         assert len(session.game.moves) == 2 and status(session).ai == ""
 
     def test_the_computer_s_answer_is_checked_like_any_move(self):
         session = ready(Session(Game(), Settings(white="ai-3")))
-        (request,) = session.requests()
-        session.receive_move(request, json.dumps({"ok": True, "move": "e3-e4"}))
+        (request,) = session.computer.requests()
+        session.computer.receive_move(request, json.dumps({"ok": True, "move": "e3-e4"}))
         assert session.game.moves == () and session.players["white"] == "human"
         assert "could not move for White" in session.notices[-1]
         assert "played by hand now" in session.notices[-1]
 
     def test_a_worker_that_does_not_start_hands_the_colour_to_the_person(self):
         session = Session(Game.from_record("1.e3"), Settings(black="ai-1"))
-        session.computer_state("starting")
-        session.computer_state("failed", "it could not start")
-        assert session.players["black"] == "human" and not session.requests()
+        session.computer.set_state("starting")
+        session.computer.set_state("failed", "it could not start")
+        assert session.players["black"] == "human" and not session.computer.requests()
         assert "the computer player is unavailable: it could not start" in session.notices[-1]
         assert status(session).ai == "failed" and status(session).hint_disabled
 
     def test_two_computers_pause_and_resume(self):
         session = ready(Session(Game(), Settings("ai-1", "ai-1", delay=500)))
-        answer(session, session.requests()[0])
-        (request,) = session.requests()
+        answer(session, session.computer.requests()[0])
+        (request,) = session.computer.requests()
         assert request.pause_ms >= 500  # the move shown, then the viewer's pause
         session.toggle_pause()
-        assert not session.requests() and status(session).prompt.endswith("to move: paused")
+        assert not session.computer.requests() and status(session).prompt.endswith("to move: paused")
         assert status(session).pause_label == "Resume"
-        session.receive_move(request, worker.think(request.text, 1, request.seed))
-        assert len(session.game.moves) == 1 and session.discarded == 1  # asked before the pause: dropped
+        session.computer.receive_move(request, worker.think(request.text, 1, request.seed))
+        assert len(session.game.moves) == 1 and session.computer.discarded == 1  # asked before the pause: dropped
         session.toggle_pause()
-        assert [r.kind for r in session.requests()] == ["move"]
+        assert [r.kind for r in session.computer.requests()] == ["move"]
 
 
 class TestStaleAnswers:
     def test_an_answer_for_a_position_that_changed_is_dropped(self):
         session = ready(Session(Game(), Settings(black="ai-1")))
         session.click_point(parse_point("e3"))
-        (request,) = session.requests()
+        (request,) = session.computer.requests()
         session.undo()  # the person takes the placement back while the computer thinks
-        assert session.game.moves == () and not session.requests()
-        session.receive_move(request, worker.think(request.text, 1, 0))
-        assert session.game.moves == () and session.discarded == 1 and status(session).discarded == 1
+        assert session.game.moves == () and not session.computer.requests()
+        session.computer.receive_move(request, worker.think(request.text, 1, 0))
+        assert session.game.moves == () and session.computer.discarded == 1 and status(session).discarded == 1
 
     def test_a_hint_for_an_old_position_is_dropped(self):
         session = ready(Session(Game.from_record(NOTATION_EXAMPLE), Settings()))
-        session.ask_hint()
-        (request,) = session.requests()
+        session.computer.ask_hint()
+        (request,) = session.computer.requests()
         assert request.kind == "hint" and request.level == HINT_LEVEL and status(session).hint_busy
         session.click_point(parse_point("h7"))
         session.click_point(parse_point("g7"))
-        session.receive_hint(request, worker.think(request.text, request.level, 0))
-        assert session.suggestion is None and session.discarded == 1 and not status(session).hint_busy
+        session.computer.receive_hint(request, worker.think(request.text, request.level, 0))
+        assert session.computer.suggestion is None and session.computer.discarded == 1 and not status(session).hint_busy
 
     def test_the_hint_is_marked_not_played(self):
         session = ready(Session(Game.from_record(NOTATION_EXAMPLE), Settings()))
-        session.ask_hint()
-        answer(session, session.requests()[0])
-        hint = session.suggestion
+        session.computer.ask_hint()
+        answer(session, session.computer.requests()[0])
+        hint = session.computer.suggestion
         assert hint is not None and hint in session.game.legal_moves() and len(session.game.moves) == 10
         shown = status(session)
         assert shown.hint == str(hint) and shown.message.startswith(f"Hint: {hint}")
-        assert hint.source in shown.board["marked"] and hint.target in shown.board["marked"]
+        assert hint.source in shown.board.marked and hint.target in shown.board.marked
 
 
 # --------------------------------------------------------------------------- a person's turn
@@ -187,7 +188,7 @@ class TestDecisions:
         assert session.game.ply == 1 and "plays on their own device" in session.message
         shown = status(session)
         assert shown.send_link and shown.prompt == "Black to move, on their own device"
-        assert not session.requests()
+        assert not session.computer.requests()
 
     def test_a_pass_is_played_with_a_notice(self):
         from test_rules import _blocked
@@ -211,12 +212,12 @@ class TestUndoRedo:
     def test_undo_against_the_computer_goes_back_to_the_person(self):
         session = ready(Session(Game(), Settings(black="ai-1")))
         session.click_point(parse_point("e3"))
-        answer(session, session.requests()[0])
+        answer(session, session.computer.requests()[0])
         assert len(session.game.moves) == 2 and status(session).can_undo
         session.undo()
         assert session.game.moves == () and status(session).can_redo
         session.redo()
-        assert len(session.game.moves) == 2 and not session.requests()  # the answer came back too
+        assert len(session.game.moves) == 2 and not session.computer.requests()  # the answer came back too
 
     def test_undo_first_takes_back_the_turn_half_built(self):
         session = Session(Game.from_record(NOTATION_EXAMPLE), Settings())
@@ -238,7 +239,7 @@ class TestReview:
         session.review(3)
         shown = status(session)
         assert shown.reviewing == 3 and shown.review is not None and shown.review.label == "Reviewing move 3"
-        assert shown.board["position"] == Game.from_record("1.e3 2.a5 3.b5").state
+        assert shown.board.position == Game.from_record("1.e3 2.a5 3.b5").state
         session.click_point(parse_point("h7"))
         assert session.message.startswith("This is a past position") and session.game.ply == 10
         session.step_review("next")
@@ -250,10 +251,10 @@ class TestReview:
     def test_the_graph_is_asked_for_once_per_record(self):
         session = ready(Session(Game.from_record(NOTATION_EXAMPLE), Settings()))
         session.review(0)
-        (request,) = session.requests()
+        (request,) = session.computer.requests()
         assert request.kind == "evaluate" and status(session).review.values == "Evaluating the moves…"
         answer(session, request)
-        assert not session.requests()
+        assert not session.computer.requests()
         values = status(session).review.values
         assert isinstance(values, list) and len(values) == 10
 
@@ -291,8 +292,8 @@ def test_a_move_with_removals_is_drawn_in_steps():
     game = Game.from_state(s, 40)
     move = Move.from_text("e7-e8;xe3-e7xk8")
     frames = frames_of(game, move)
-    assert [f[0]["last_move"] for f in frames] == [(parse_point("e7"), parse_point("e8"))] * 2
-    assert frames[1][0]["rows"] == [parse_row("e3", "e7")] and frames[1][0]["marked"] == [parse_point("k8")]
+    assert [f[0].last_move for f in frames] == [(parse_point("e7"), parse_point("e8"))] * 2
+    assert frames[1][0].rows == (parse_row("e3", "e7"),) and frames[1][0].marked == (parse_point("k8"),)
     turn = Turn(game, auto_row=False)
     for decision in decisions_of(move):
         turn.choose(Decision(decision.kind, decision.value))

@@ -1,5 +1,5 @@
-"""What the board previews before a decision (yinsh.web.preview), how the page hears a change
-(yinsh.web.cues), and what the session and its status make of them — browser-free.
+"""What the board previews before a decision (yinsh.page.preview), how the page hears a change
+(yinsh.page.sounds), and what the session and its status make of them — browser-free.
 
 The preview's facts are checked against the turn's own transitions (its legal moves): the
 markers a previewed move marks are exactly those whose colour the move changes, the rows it
@@ -11,21 +11,21 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from helpers import choices
 
-import yinsh.web.cues
-import yinsh.web.preview
+import yinsh.page.preview
+import yinsh.page.sounds
 from yinsh.board import BIT, POINTS, WINDOWS, parse_point, point_name
 from yinsh.game import Game
 from yinsh.move import parse_row, row_name
+from yinsh.page.preview import Preview, preview, row_at
+from yinsh.page.session import Session
+from yinsh.page.settings import Settings
+from yinsh.page.status import status
 from yinsh.playout import random_positions
 from yinsh.render import board_svg, point_xy, preview_svg
 from yinsh.state import make_state, rows
 from yinsh.turn import Phase, Turn
-from yinsh.web import Settings
-from yinsh.web.cues import CUES, SOUNDS, schedule
-from yinsh.web.preview import Preview, preview, row_at
-from yinsh.web.session import Session
-from yinsh.web.status import for_touch, status
 
 P = parse_point
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
@@ -33,7 +33,7 @@ SINGLE_ROW = ("1.e7 2.e9 3.e6 4.f9 5.e5 6.g9 7.e4 8.h9 9.e3 10.i9 11.e7-f7 12.e9
               "15.e5-f5 16.g9-g10 17.e4-f4 18.h9-h10")
 
 
-@pytest.mark.parametrize("module", [yinsh.web.preview, yinsh.web.cues])
+@pytest.mark.parametrize("module", [yinsh.page.preview])
 def test_doctests(module):
     failures, tried = doctest.testmod(module)
     assert tried and not failures
@@ -210,8 +210,6 @@ class TestSession:
         assert status(session).detail == "Tap one of your rings, or drag it to where it goes."
         session.click_point(P("h7"))
         assert "Escape" not in status(session).detail and "Tap" in status(session).detail
-        assert for_touch("Several rows run through e5: click the row itself") == (
-            "Several rows run through e5: tap the row itself")
 
 
 class TestDrawing:
@@ -233,21 +231,9 @@ class TestDrawing:
 
     def test_candidate_rows_fill_under_the_pieces_and_dim_once_one_is_chosen(self):
         turn = _overlapping_rows()
-        svg = board_svg(turn.state, **turn.highlights())
+        svg = board_svg(turn.state, **choices(turn))
         assert svg.index("yb-row-fill") < svg.index('class="yb-pieces"') < svg.index("data-row=")
         turn.click_row(parse_row("f10", "j10"))
-        svg = board_svg(turn.state, **turn.highlights())
+        svg = board_svg(turn.state, **choices(turn))
         assert 'class="row selected" data-row="f10-j10"' in svg and 'class="row dim" data-row="g10-k10"' in svg
         assert svg.count("yb-row-fill selected") == 1 and svg.count("yb-row-fill dim") == 1
-
-
-class TestCues:
-    def test_every_cue_has_soft_notes(self):
-        assert sorted(SOUNDS) == sorted(CUES)
-        for cue in CUES:
-            for note in SOUNDS[cue]:
-                assert 0 < note.gain <= 0.2 and 20 <= note.hz <= 4000 and 20 <= note.ms <= 600
-
-    def test_a_schedule_plays_the_cues_in_order(self):
-        starts = [start for start, _ in schedule(("move", "flip", "row"))]
-        assert starts == sorted(starts) and starts[0] == 0

@@ -13,7 +13,7 @@ the page may add keys (version 1 readers ignore them) and bumps ``version`` only
 version 1 reader would misread the data: such data is refused, never guessed at.
 
 >>> from yinsh import Game
->>> from yinsh.web import Settings
+>>> from yinsh.page.settings import Settings
 >>> game = Game.from_record("1.e3 2.a5")
 >>> text = saved_to_json(game, Settings(black="ai-2"), 1764400000000)
 >>> saved = saved_from_json(text)
@@ -30,7 +30,8 @@ from typing import Final, NamedTuple
 from ..errors import YinshError
 from ..game import Game
 from ..link import decode_game, encode_game
-from .settings import Settings, load_json, settings_from_dict
+from .safe_json import load_json
+from .settings import Settings, settings_from_dict
 
 __all__ = ["SAVED_KEY", "SET_ASIDE_KEY", "SAVED_VERSION", "SavedGame", "SavedGameError", "saved_to_json",
            "saved_from_json", "time_from_iso"]
@@ -65,12 +66,12 @@ def saved_to_json(game: Game, settings: Settings, time: int) -> str:
 def saved_from_json(text: str) -> SavedGame:
     """The game saved as ``text``; raises :class:`SavedGameError` (and nothing else) when it
     cannot be read. Its size and nesting are checked before it is parsed
-    (:func:`yinsh.web.load_json`), and the game code's length and characters before it is decoded.
+    (:func:`yinsh.page.safe_json.load_json`), and the game code's length and characters before it is decoded.
 
     >>> saved_from_json('{"version": 2, "game": "G1…"}')
     Traceback (most recent call last):
     ...
-    yinsh.web.saved.SavedGameError: it was saved by a newer version of this page, in format 2, and ...
+    yinsh.page.saved.SavedGameError: it was saved by a newer version of this page, in format 2, and ...
     """
     try:
         data = load_json(text)

@@ -28,12 +28,13 @@ from __future__ import annotations
 from typing import Final
 
 from .. import state as st
-from ..board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, WINDOWS, parse_point, point_name
+from ..board import BIT, COLUMNS, POINT_NAMES, POINTS, WIDTH, WINDOWS, parse_point, point_name
 from ..compat import bit_count, capitalize
 from ..game import COLORS, Game
 from ..move import Move, row_name
 from ..state import State
 from ..turn import Phase, Turn
+from .words import plural
 
 __all__ = ["KEY_DIRECTIONS", "SHORTCUTS", "START_POINT", "neighbour", "point_labels", "row_for_key",
            "rows_through", "spoken_prompt", "move_announcement", "result_announcement", "Announcer"]
@@ -66,7 +67,7 @@ SHORTCUTS: Final[tuple[tuple[str, str], ...]] = (
 """The keyboard shortcuts the page's help lists, as (keys, what they do)."""
 
 _COLUMN_COUNT: Final = len(COLUMNS)
-_ROW_LIMIT: Final = 12  # rows run 1 … 11: past 0 or 12 a line has left the board for good
+_ROW_LIMIT: Final = WIDTH  # rows run 1 … 11: past 0 or 12 a line has left the board for good
 
 
 def neighbour(point: int, key: str, shift: bool = False) -> int:
@@ -198,10 +199,6 @@ def spoken_prompt(prompt: str, turn: Turn | None) -> str:
 
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
-
-
 def move_announcement(before: State, move: Move) -> str:
     """One move in words, for a screen reader; ``before`` is the position it was played in.
 
@@ -226,9 +223,9 @@ def move_announcement(before: State, move: Move) -> str:
     if move.kind == "place" and move.target is not None:
         sentences.append(f"{name} placed a ring on {point_name(move.target)}")
     elif move.kind == "move" and move.source is not None and move.target is not None:
-        flipped = bit_count(BETWEEN[move.source << 8 | move.target] & (s.white_markers | s.black_markers))
+        flipped = bit_count(st.flipped(s, move.source, move.target))
         text = f"{name} moved {point_name(move.source)} to {point_name(move.target)}"
-        sentences.append(text + (f" and flipped {_plural(flipped, 'marker')}" if flipped else ""))
+        sentences.append(text + (f" and flipped {plural(flipped, 'marker')}" if flipped else ""))
     elif move.kind == "pass":
         sentences.append(f"{name} passed: no ring could move")
     removals(move.after)

@@ -1,5 +1,5 @@
 """Keyboard moves along the lines, accessible names of points, and screen-reader announcements
-(:mod:`yinsh.web.access`)."""
+(:mod:`yinsh.page.access`)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,15 @@ import doctest
 from collections import deque
 
 import pytest
+from helpers import choices
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
 from yinsh.board import POINT_NAMES, POINTS, STEPS, parse_point, point_name
 from yinsh.game import Game
 from yinsh.move import Move, parse_row, row_name
-from yinsh.render import board_svg
-from yinsh.state import WHITE, make_state
-from yinsh.turn import Phase, Turn
-from yinsh.web import access
-from yinsh.web.access import (
+from yinsh.page import access
+from yinsh.page.access import (
     KEY_DIRECTIONS,
     SHORTCUTS,
     START_POINT,
@@ -28,6 +26,9 @@ from yinsh.web.access import (
     result_announcement,
     row_for_key,
 )
+from yinsh.render import board_svg
+from yinsh.state import WHITE, make_state
+from yinsh.turn import Phase, Turn
 
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
 OVERLINE = ("1.e7 2.e9 3.e6 4.f9 5.e5 6.g9 7.e4 8.h9 9.e2 10.j9 11.e7-f7 12.e9-e10 13.e6-f6 14.f9-f10 "
@@ -130,7 +131,7 @@ class TestPointLabels:
 
     def test_the_board_carries_them_with_ids_for_the_focus(self):
         turn = Turn(Game.from_record(NOTATION_EXAMPLE))
-        svg = board_svg(turn.state, point_labels=point_labels(turn), **turn.highlights())
+        svg = board_svg(turn.state, point_labels=point_labels(turn), **choices(turn))
         assert 'role="img"' not in svg.split(">", 1)[0]  # an img would hide its points
         assert '<circle class="hit can" cx="303.11" cy="-175" r="22" data-point="h7" id="yb-pt-h7" role="button" ' \
                'aria-label="h7, white ring, can move"/>' in svg

@@ -1,12 +1,12 @@
-"""What the game page shows, browser-free: :func:`status` reads a :class:`~yinsh.web.session.Session`.
+"""What the game page shows, browser-free: :func:`status` reads a :class:`~yinsh.page.session.Session`.
 
-A :class:`Status` is the page as plain values — the board's :func:`~yinsh.render.board_svg`
-arguments, the prompt and the guide's line, the players, the pool, the move list, the review
+A :class:`Status` is the page as plain values — what the board shows (a
+:class:`~yinsh.render.Picture`), the prompt and the guide's line, the players, the pool, the move list, the review
 area, which buttons are enabled — so that :mod:`yinsh.web.view` only copies it into the DOM
-and everything the page decides is tested under CPython (tests/test_web_session.py).
+and everything the page decides is tested under CPython (tests/page/test_session.py).
 
 >>> from yinsh.game import Game
->>> from yinsh.web import Settings
+>>> from yinsh.page.settings import Settings
 >>> shown = status(Session(Game.from_record("1.e3 2.a5"), Settings(black="ai-2")))
 >>> shown.prompt, shown.moves, shown.players[1].kind
 ('White: place a ring on an empty point', [(1, 'white', 'e3'), (2, 'black', 'a5')], 'AI 2')
@@ -14,27 +14,23 @@ and everything the page decides is tested under CPython (tests/test_web_session.
 
 from __future__ import annotations
 
-from typing import Final
-
+from ..compat import bit_count
 from ..game import COLORS, Game
 from ..move import Move, row_name
-from ..render import ring_icon_svg
+from ..render import Picture, picture, ring_icon_svg
 from ..state import RINGS_PER_PLAYER, State, pool
 from ..turn import result_text
-from . import REMOTE, from_the_start, player_label
 from .access import point_labels, spoken_prompt
-from .history import mover_of, state_after
+from .links import from_the_start
 from .preview import Preview, preview
 from .session import NAMES, Motion, Session
+from .settings import REMOTE, player_label
+from .words import detail, plural
 
-__all__ = ["Status", "PlayerStatus", "ReviewStatus", "status", "POOL_WARNING", "for_touch"]
+__all__ = ["Status", "PlayerStatus", "ReviewStatus", "status", "POOL_WARNING"]
 
 POOL_WARNING = 10
 """From this many markers left, the pool says that the game may end on markers."""
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' * (count != 1)}"
 
 
 class _Parts:
@@ -81,8 +77,8 @@ class Status(_Parts):
     """What the page shows now (:meth:`Session.status`); the view draws it."""
 
     game: Game
-    board: dict
-    """The :func:`~yinsh.render.board_svg` arguments of the board shown."""
+    board: Picture
+    """What the board shows (drawn by :func:`~yinsh.render.board_svg`)."""
     motion: Motion
     reviewing: int | None
     prompt: str
@@ -141,25 +137,27 @@ def last_move(session: Session) -> Move | tuple[int, int] | None:
 
 def suggested_points(session: Session) -> list[int]:
     """The points of the hint shown: the ring and where it goes, the rings removed."""
-    move = session.suggestion
+    move = session.computer.suggestion
     if move is None:
         return []
     points = [r.ring for r in move.before + move.after]
     return points + [p for p in (move.source, move.target) if p is not None]
 
-def board_args(session: Session) -> dict:
-    """The :func:`~yinsh.render.board_svg` arguments of the board shown now."""
+def board_picture(session: Session) -> Picture:
+    """What the board shows now: a past position under review, else the turn being built —
+    with its choices when the person here is to move — and the hint."""
     if session.reviewing is not None:
         shown = session.reviewing
-        state = state_after(session.game, shown)
-        return {"position": state, "last_move": session.game.moves[shown - 1] if shown else None,
-                "point_labels": point_labels(None, state)}
+        state = session.game.state_at(shown)
+        return Picture(state, session.game.moves[shown - 1] if shown else None, point_labels=point_labels(None, state))
     turn = session.turn
-    person = session.person_to_move()
-    board: dict = turn.highlights() if person else {}
-    board.update(position=turn.state, last_move=last_move(session), marked=suggested_points(session),
-                 point_labels=point_labels(turn if person else None, turn.state))
-    return board
+    labels = point_labels(turn if session.person_to_move() else None, turn.state)
+    if not session.person_to_move():
+        return picture(turn.state, last_move=last_move(session), marked=suggested_points(session), point_labels=labels)
+    return picture(turn.state, last_move=last_move(session), destinations=turn.destinations, rows=turn.candidate_rows,
+                   selected_row=turn.selected_row, selected_ring=turn.selected_ring, removable=turn.removable_rings,
+                   movable=turn.movable_rings, marked=suggested_points(session), clickable=turn.clickable_points,
+                   point_labels=labels)
 
 def prompt_lines(session: Session) -> tuple[str, str]:
     """The prompt and the line under it."""
@@ -167,7 +165,7 @@ def prompt_lines(session: Session) -> tuple[str, str]:
     level = session.computer_to_move()
     mover = game.to_move
     if game.result is not None:
-        return result_text(game) or "", turn.detail
+        return result_text(game) or "", detail(turn, session.input_mode)
     if level is not None and session.paused:
         return f"{session.name_of(mover)} to move: paused", "Press Resume to let the computers play on."
     if session.remote_to_move() and set(session.players.values()) == {REMOTE}:
@@ -177,24 +175,24 @@ def prompt_lines(session: Session) -> tuple[str, str]:
         return (f"{NAMES[mover]} to move, on their own device",
                 "Send them the link to this game (Link for the opponent); their move comes back as a link.")
     if level is not None:
-        if session.computer in ("off", "starting"):
+        if session.computer.state in ("off", "starting"):
             return "The computer is getting ready…", f"{session.name_of(mover)} moves as soon as it is ready."
-        detail = ("Two computers play: Pause stops them, Undo takes back a move." if session.both_computers()
-                  else "The board stays yours to look at; Undo takes back your last move.")
-        return f"{session.name_of(mover)} is thinking…", detail
-    if session.suggesting and session.computer in ("off", "starting"):
+        waiting = ("Two computers play: Pause stops them, Undo takes back a move." if session.both_computers()
+                   else "The board stays yours to look at; Undo takes back your last move.")
+        return f"{session.name_of(mover)} is thinking…", waiting
+    if session.computer.suggesting and session.computer.state in ("off", "starting"):
         return turn.prompt, "The computer is getting ready: the hint comes as soon as it is up."
-    return turn.prompt, turn.detail
+    return turn.prompt, detail(turn, session.input_mode)
 
 def ai_state(session: Session) -> str:
     """``starting`` while a question waits for the worker, ``thinking`` while the computer
     searches, ``failed`` once it cannot, else empty (``<html data-ai>``)."""
-    if session.computer == "failed":
+    if session.computer.state == "failed":
         return "failed"
-    asked = session.suggesting or (session.computer_to_move() is not None and not session.paused)
+    asked = session.computer.suggesting or (session.computer_to_move() is not None and not session.paused)
     if not asked:
         return ""
-    return "thinking" if session.computer == "ready" else "starting"
+    return "thinking" if session.computer.state == "ready" else "starting"
 
 def players_shown(session: Session, thinking: bool) -> list[PlayerStatus]:
     s: State = session.turn.state
@@ -202,62 +200,58 @@ def players_shown(session: Session, thinking: bool) -> list[PlayerStatus]:
     out = []
     for color, score in zip(COLORS, (s.white_score, s.black_score)):
         need = s.rings_to_win
-        on_board = _bits(s.white_rings if color == "white" else s.black_rings)
+        on_board = bit_count(s.white_rings if color == "white" else s.black_rings)
         out.append(PlayerStatus(
             color=color, active=active == color, thinking=thinking and active == color,
             kind=player_label(session.players[color]), score=score, need=need,
             rings="".join(ring_icon_svg(color, filled=i < score) for i in range(need)),
-            on_board=_plural(RINGS_PER_PLAYER - on_board, "ring") + " to place" if s.in_placement else ""))
+            on_board=plural(RINGS_PER_PLAYER - on_board, "ring") + " to place" if s.in_placement else ""))
     return out
 
 def moves_shown(session: Session) -> list[tuple[int, str, str]]:
     """The move list: (number in the record, colour of the player who made it, move)."""
     first = session.game.start_ply
-    return [(first + i + 1, mover_of(session.game, i), str(move)) for i, move in enumerate(session.game.moves)]
+    return [(first + i + 1, session.game.mover(i), str(move)) for i, move in enumerate(session.game.moves)]
 
 def review_shown(session: Session) -> ReviewStatus | None:
     shown = session.reviewing
     if shown is None:
         return None
     game = session.game
-    values = session.graphs.get(game.record())
+    values = session.computer.graphs.get(game.record())
     if values is None:
-        values = ("No evaluation graph: the computer player is unavailable." if session.computer == "failed"
+        values = ("No evaluation graph: the computer player is unavailable." if session.computer.state == "failed"
                   else "Evaluating the moves…")
     return ReviewStatus(at=shown, count=len(game.moves), first_number=game.start_ply + 1, values=values,
                   label="Reviewing the start" if shown == 0 else f"Reviewing move {game.start_ply + shown}")
 
 def status(session: Session) -> Status:
     """What the page shows now for ``session`` (pure: asking twice gives the same answer)."""
-    game, turn = session.game, session.turn
+    game, turn, computer = session.game, session.turn, session.computer
     over = game.result is not None
     prompt, detail = prompt_lines(session)
     ai = ai_state(session)
-    thinking = ai == "thinking" and not session.suggesting
+    thinking = ai == "thinking" and not session.computer.suggesting
     level = session.computer_to_move()
     left = pool(turn.state)
     person = session.person_to_move()
-    result = result_text(game) if session.reviewing is None else None  # not over a past position
-    title, _, why = (result or "").partition(": ")  # "Black wins: three rings removed (3 to 2)"
+    outcome = game.outcome if session.reviewing is None else None  # not over a past position
     shown = preview(turn, *session.pointer) if person and session.pointer and session.reviewing is None else None
-    message = session.message
-    if session.touch:
-        detail, message = for_touch(detail), for_touch(message)
     return Status(
-        game=game, board=board_args(session), motion=session.motion, reviewing=session.reviewing,
+        game=game, board=board_picture(session), motion=session.motion, reviewing=session.reviewing,
         prompt=prompt, detail=detail, spoken=spoken_prompt(prompt, turn if level is None else None),
-        guide=session.guide_line(), message=message, notices=tuple(session.notices[-3:]),
+        guide=session.guide_line(), message=session.message, notices=tuple(session.notices[-3:]),
         record=game.record(), position=game.position(), result=game.result or "",
         phase=str(turn.phase), turn_color=COLORS[turn.color], to_move="" if over else game.to_move,
-        hint=str(session.suggestion) if session.suggestion else "", ai=ai, discarded=session.discarded,
+        hint=str(computer.suggestion) if computer.suggestion else "", ai=ai, discarded=computer.discarded,
         players=players_shown(session, thinking),
         pool=left, pool_warning=_pool_warning(left),
         moves=moves_shown(session), review=review_shown(session),
-        banner=(title, why[:1].upper() + why[1:]) if result and not session.result_closed else None,
+        banner=(outcome.title, _sentence(outcome.reason)) if outcome and not session.result_closed else None,
         can_undo=bool(turn.decisions) or session.history.can_undo(session.not_here()),
         can_redo=session.history.can_redo(),
-        hint_hidden=session.both_computers(), hint_busy=session.suggesting,
-        hint_disabled=over or level is not None or session.computer == "failed",
+        hint_hidden=session.both_computers(), hint_busy=session.computer.suggesting,
+        hint_disabled=over or level is not None or session.computer.state == "failed",
         pause_hidden=not session.both_computers() or over, pause_label="Resume" if session.paused else "Pause",
         send_link=session.remote_to_move(), by_link=from_the_start(game),
         row_choices=row_choices(session) if person else [],
@@ -273,30 +267,9 @@ def row_choices(session: Session) -> list[tuple[str, bool]]:
     return [(row_name(w), w == session.turn.selected_row) for w in rows]
 
 
-_TOUCH_WORDS: Final = (
-    ("Select one of your rings (click, tap or Enter), or drag it", "Tap one of your rings, or drag it"),
-    ("Select the ring again or press Escape to cancel.", "Tap the ring again to cancel."),
-    ("Select", "Tap"), ("select", "tap"), ("Click", "Tap"), ("click", "tap"),
-)
-
-
-def for_touch(text: str) -> str:
-    """``text`` as said on a touch screen: tap, not click (nor Enter or Escape).
-
-    >>> for_touch("Select a lit point, or drag the ring there. Select the ring again or press Escape to cancel.")
-    'Tap a lit point, or drag the ring there. Tap the ring again to cancel.'
-    """
-    for words, touch in _TOUCH_WORDS:
-        text = text.replace(words, touch)
-    return text
-
-
-def _bits(bitboard: int) -> int:
-    count = 0
-    while bitboard:
-        bitboard &= bitboard - 1
-        count += 1
-    return count
+def _sentence(text: str) -> str:
+    """``text`` starting with a capital (the rest as it is: a player's name keeps its own)."""
+    return text[:1].upper() + text[1:]
 
 
 def _pool_warning(left: int) -> str:
@@ -304,5 +277,5 @@ def _pool_warning(left: int) -> str:
         return ""
     if left == 0:
         return "The pool is empty: the game ends on rings."
-    return (f"Only {_plural(left, 'marker')} left: when the pool is empty the game ends and more rings "
+    return (f"Only {plural(left, 'marker')} left: when the pool is empty the game ends and more rings "
             "removed wins.")

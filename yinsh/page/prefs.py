@@ -4,7 +4,7 @@
   or ``high-contrast``. The page shows the choice and sets ``<html data-theme>`` to the
   palette applied, never to ``auto``; a small script in ``index.html``'s ``<head>`` does the
   same before anything is drawn (so there is no flash of the wrong colours), with the same
-  key and names as here (tests/test_web_learning.py checks that they agree). Both set
+  key and names as here (tests/page/test_prefs.py checks that they agree). Both set
   ``<meta name="theme-color">`` (the browser's own bars) to the palette's page colour.
 - The first-game guide: on unless the visitor turned it off.
 - Sound: off unless the visitor switched it on.

@@ -4,7 +4,7 @@ The page asks the computer three things (:class:`Request`): its move, a hint, an
 of the evaluation graph; the worker (:mod:`yinsh.web.worker`) answers with JSON text, read by
 :func:`answer_of`. A computer's move that removes rows is drawn in steps
 (:func:`frames_of`), so that a person sees which row and ring went. What the session asks and
-does with each answer is :class:`ComputerSide`.
+does with each answer is :class:`ComputerPlayer`.
 """
 
 from __future__ import annotations
@@ -14,11 +14,37 @@ from typing import TYPE_CHECKING
 
 from ..game import Game
 from ..move import Move
+from ..render import Animation, Picture
 from ..turn import Decision, Turn
-from .cues import move_cues
-from .settings import Settings
+from .sounds import move_cues
 
-__all__ = ["Request", "ComputerSide", "answer_of", "frames_of", "HINT_LEVEL", "ROW_MS", "MOVE_MS", "PLACE_MS",
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from .settings import Settings
+
+    class Table(Protocol):
+        """What the computer player reads and calls of the game it plays at (the page's
+        :class:`~yinsh.page.session.Session`): the game, the players, the messages."""
+
+        game: Game
+        settings: Settings
+        generation: int
+        seed: int
+        paused: bool
+        reviewing: int | None
+
+        def computer_to_move(self) -> int | None: ...
+        def remote_to_move(self) -> bool: ...
+        def both_computers(self) -> bool: ...
+        def commit(self, move: Move) -> None: ...
+        def play_by_hand(self, color: str) -> None: ...
+        def show_move(self, animate: Animation = ..., frames: list | None = None,
+                      sounds: tuple[str, ...] = ()) -> None: ...
+        def say(self, text: str) -> None: ...
+        def notice(self, text: str) -> None: ...
+
+__all__ = ["Request", "ComputerPlayer", "answer_of", "frames_of", "HINT_LEVEL", "ROW_MS", "MOVE_MS", "PLACE_MS",
            "GRAPHS_KEPT", "NAMES"]
 
 HINT_LEVEL = 3
@@ -81,9 +107,9 @@ def answer_of(text: str) -> dict:
     return answer
 
 
-def frames_of(game: Game, move: Move) -> list[tuple[dict, int]]:
-    """The steps in which a computer's ``move`` with removals is drawn: ``board_svg``
-    arguments and how long each shows (the last step, the position after the move, is the
+def frames_of(game: Game, move: Move) -> list[tuple[Picture, int]]:
+    """The steps in which a computer's ``move`` with removals is drawn: what the board shows
+    and how long each shows (the last step, the position after the move, is the
     ordinary drawing). A move without removals has none.
 
     >>> from yinsh.state import make_state
@@ -95,11 +121,11 @@ def frames_of(game: Game, move: Move) -> list[tuple[dict, int]]:
     if not move.before and not move.after:
         return []
     turn = Turn(game, auto_row=False)
-    frames: list[tuple[dict, int]] = []
+    frames: list[tuple[Picture, int]] = []
 
     def removal_frame(removal, last) -> None:
-        frames.append(({"position": turn.state, "rows": [removal.row], "selected_row": removal.row,
-                        "marked": [removal.ring], "last_move": last}, ROW_MS))
+        frames.append((Picture(turn.state, last, rows=(removal.row,), selected_row=removal.row,
+                               marked=(removal.ring,)), ROW_MS))
         turn.choose(Decision("row", removal.row))
         turn.choose(Decision("ring", removal.ring))
 
@@ -110,90 +136,88 @@ def frames_of(game: Game, move: Move) -> list[tuple[dict, int]]:
         turn.choose(Decision("source", move.source))
         turn.choose(Decision("target", move.target))
         last = (move.source, move.target)
-        frames.append(({"position": turn.state, "last_move": last, "animate": True}, MOVE_MS))
+        frames.append((Picture(turn.state, last, animation=Animation.SLIDE), MOVE_MS))
     for removal in move.after:
         removal_frame(removal, last)
     return frames
 
 
-class ComputerSide:
-    """The session's side of the computer player (mixed into :class:`~yinsh.web.session.Session`,
-    whose game, players and messages it reads and changes): what to ask the computer, and what
-    each answer does — a move is played, a hint shown, graph values kept, a failure noticed."""
+class ComputerPlayer:
+    """The computer player as the session sees it (``session.computer``): the worker's state,
+    what to ask it, and what each answer does — a move is played into the session, a hint
+    shown, graph values kept, a failure noticed. It holds the state of its questions and
+    answers; the game, the players and the messages stay the session's."""
 
-    # What the session holds and does that these read and call (for the type checker).
-    game: Game
-    settings: Settings
-    generation: int
-    discarded: int
-    computer: str
-    computer_failure: str
-    graphs: dict[str, list[float] | str]
-    _graph_order: list[str]
-    suggestion: Move | None
-    suggesting: bool
-    message: str
-    notices: list[str]
-    seed: int
-    paused: bool
-    pause_ms: int
-    reviewing: int | None
-    if TYPE_CHECKING:
-        @property
-        def players(self) -> dict[str, str]: ...
-        def computer_to_move(self) -> int | None: ...
-        def remote_to_move(self) -> bool: ...
-        def both_computers(self) -> bool: ...
-        def commit(self, move: Move) -> None: ...
-        def _changed(self) -> None: ...
-        def _move(self, animate: bool | str = False, frames: list | None = None,
-                  sounds: tuple[str, ...] = ()) -> None: ...
+    def __init__(self, session: Table) -> None:
+        self.session = session
+        self.state = "off"
+        """The worker: ``off``, ``starting``, ``ready`` or ``failed``."""
+        self.failure = ""
+        """Why the worker failed (``state == "failed"``)."""
+        self.discarded = 0
+        """How many answers were dropped because the game had moved on."""
+        self.graphs: dict[str, list[float] | str] = {}
+        """Evaluation graph values by record, or why there are none."""
+        self._graph_order: list[str] = []
+        self.suggestion: Move | None = None
+        """The hint found for the position shown, marked on the board."""
+        self.suggesting = False
+        """Whether a hint is asked for and not answered yet."""
+        self.pause_ms = 0
+        """Between two computers: how long the last move shows before the next is played."""
+
+    def forget(self) -> None:
+        """The position or the players changed: the hint and the pause were about the old ones."""
+        self.suggestion = None
+        self.suggesting = False
+        self.pause_ms = 0
 
     def ask_hint(self) -> None:
         """The Hint button: ask for the move level :data:`HINT_LEVEL` would play."""
-        if self.game.result is not None:
-            self.message = "The game is over."
-        elif self.computer_to_move() is not None:
-            self.message = "It is the computer's turn."
-        elif self.remote_to_move():
-            self.message = "It is the opponent's turn, on their own device."
+        if self.session.game.result is not None:
+            self.session.say("The game is over.")
+        elif self.session.computer_to_move() is not None:
+            self.session.say("It is the computer's turn.")
+        elif self.session.remote_to_move():
+            self.session.say("It is the opponent's turn, on their own device.")
         elif self.suggestion is None:
             self.suggesting = True
 
     def requests(self) -> list[Request]:
         """What the computer is to be asked now (the client asks each question once)."""
-        if self.computer == "failed":
+        if self.state == "failed":
             return []
         out = []
-        level = self.computer_to_move()
-        seed = self.seed + self.game.ply
-        if level is not None and not self.paused:
-            out.append(Request("move", self.generation, self.game.position(), level, seed, self.pause_ms))
+        level = self.session.computer_to_move()
+        seed = self.session.seed + self.session.game.ply
+        generation, position = self.session.generation, self.session.game.position()
+        if level is not None and not self.session.paused:
+            out.append(Request("move", generation, position, level, seed, self.pause_ms))
         if self.suggesting:
-            out.append(Request("hint", self.generation, self.game.position(), HINT_LEVEL, seed))
-        if self.reviewing is not None and self.game.moves:
-            record = self.game.record()
+            out.append(Request("hint", generation, position, HINT_LEVEL, seed))
+        if self.session.reviewing is not None and self.session.game.moves:
+            record = self.session.game.record()
             if record not in self.graphs:
-                out.append(Request("evaluate", self.generation, record))
+                out.append(Request("evaluate", self.session.generation, record))
         return out
 
-    def computer_state(self, state: str, failure: str = "") -> None:
+    def set_state(self, state: str, failure: str = "") -> None:
         """The client says how the worker is: ``starting``, ``ready`` or ``failed`` (and why).
         Once it has failed, the computer's colours are played by hand and a hint is refused."""
-        self.computer = state
-        self.computer_failure = failure
+        self.state = state
+        self.failure = failure
         if state != "failed":
             return
-        level = self.computer_to_move()
-        if level is not None and not self.paused:
-            self.computer_failed(self.game.to_move, f"the computer player is unavailable: {failure}")
+        level = self.session.computer_to_move()
+        if level is not None and not self.session.paused:
+            self.failed(self.session.game.to_move, f"the computer player is unavailable: {failure}")
         if self.suggesting:
             self.suggesting = False
-            self.message = f"No hint: the computer player is unavailable: {failure}"
+            self.session.say(f"No hint: the computer player is unavailable: {failure}")
 
     def current(self, request: Request) -> bool:
         """Whether ``request`` is about the game as it is; if not, it is counted as discarded."""
-        if request.generation == self.generation:
+        if request.generation == self.session.generation:
             return True
         self.discarded += 1
         return False
@@ -203,22 +227,22 @@ class ComputerSide:
         played, drawn in steps; dropped if the game has moved on since it was asked."""
         if not self.current(request):
             return
-        color = self.game.to_move
+        color = self.session.game.to_move
         try:
-            move = self.game.parse_move(str(answer_of(text)["move"]))
+            move = self.session.game.parse_move(str(answer_of(text)["move"]))
         except (ValueError, KeyError) as exc:
-            self.computer_failed(color, str(exc))
+            self.failed(color, str(exc))
             return
         try:
-            frames = frames_of(self.game, move)
+            frames = frames_of(self.session.game, move)
         except Exception:  # only the drawing in steps is lost: the move is played all the same
             frames = []
-        sounds = move_cues(self.game.state, move)
-        self.commit(move)
-        if self.both_computers():
+        sounds = move_cues(self.session.game.state, move)
+        self.session.commit(move)
+        if self.session.both_computers():
             shown = sum(ms for _, ms in frames) or (PLACE_MS if move.kind == "place" else MOVE_MS)
-            self.pause_ms = shown + self.settings.delay
-        self._move(move.kind != "pass", frames, sounds)
+            self.pause_ms = shown + self.session.settings.delay
+        self.session.show_move(Animation.NONE if move.kind == "pass" else Animation.SLIDE, frames, sounds)
 
     def receive_hint(self, request: Request, text: str) -> None:
         """The hint for ``request``: marked on the board, named in the message, not played."""
@@ -226,12 +250,12 @@ class ComputerSide:
             return
         self.suggesting = False
         try:
-            move = self.game.parse_move(str(answer_of(text)["move"]))
+            move = self.session.game.parse_move(str(answer_of(text)["move"]))
         except (ValueError, KeyError) as exc:
-            self.message = f"No hint: {exc}"
+            self.session.say(f"No hint: {exc}")
             return
         self.suggestion = move
-        self.message = f"Hint: {move} (what level {HINT_LEVEL} would play)"
+        self.session.say(f"Hint: {move} (what level {HINT_LEVEL} would play)")
 
     def receive_values(self, request: Request, text: str) -> None:
         """The evaluation graph's values for the record of ``request`` (kept by record)."""
@@ -252,16 +276,12 @@ class ComputerSide:
         elif self.current(request):
             if request.kind == "hint":
                 self.suggesting = False
-                self.message = f"No hint: {reason}"
+                self.session.say(f"No hint: {reason}")
             else:
-                self.computer_failed(self.game.to_move, reason)
+                self.failed(self.session.game.to_move, reason)
 
-    def computer_failed(self, color: str, reason: str) -> None:
+    def failed(self, color: str, reason: str) -> None:
         """No traceback on the page: a notice, and the person plays that colour by hand."""
         name = NAMES[color]
-        self.notices.append(f"The computer could not move for {name} ({reason}). {name} is played by hand now.")
-        players = dict(self.players)
-        players[color] = "human"
-        s = self.settings
-        self.settings = Settings(white=players["white"], black=players["black"], variant=s.variant, delay=s.delay)
-        self._changed()
+        self.session.notice(f"The computer could not move for {name} ({reason}). {name} is played by hand now.")
+        self.session.play_by_hand(color)

@@ -121,8 +121,7 @@ def move_preview(turn: Turn, source: int, target: int) -> Preview:
     (['e2-e6'], 'Makes a row for White (e2-e6)')
     """
     before = turn.state
-    markers = before.white_markers | before.black_markers
-    flipped = st.flips(source << 8 | target, markers)
+    flipped = st.flipped(before, source, target)
     after = st.after_ring_move(before, source, target)
     made = rows_made(before, after)
     return Preview(COLORS[turn.color], ring=target, flips=tuple(points_of(flipped)),

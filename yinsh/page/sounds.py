@@ -1,6 +1,6 @@
 """The page's sounds, browser-free: which ones a change makes, and what each is made of.
 
-Sound is off until the visitor switches it on (:mod:`yinsh.web.prefs`). Then a placement, a
+Sound is off until the visitor switches it on (:mod:`yinsh.page.prefs`). Then a placement, a
 ring move, the markers it flips and a row removed each make a soft sound, synthesised in the
 browser with the Web Audio API (:mod:`yinsh.web.audio`): no audio file, nothing fetched. What
 is heard is decided here, from the turn or the move just made (:func:`decision_cues`,
@@ -75,7 +75,7 @@ def move_cues(before: st.State, move: Move) -> tuple[str, ...]:
         cues.append("place")
     elif move.kind == "move" and move.source is not None and move.target is not None:
         cues.append("move")
-        if st.flips(move.source << 8 | move.target, before.white_markers | before.black_markers):
+        if st.flipped(before, move.source, move.target):
             cues.append("flip")
     if move.before or move.after:
         cues.append("row")
@@ -94,7 +94,7 @@ def decision_cues(turn: Turn, first_ring_move: bool, removals_before: int) -> tu
     if ring_move is not None and first_ring_move:
         cues.append("move")
         s = turn.state  # after the move: every marker it crossed is still there, turned over
-        if st.flips(ring_move[0] << 8 | ring_move[1], s.white_markers | s.black_markers):
+        if st.flipped(s, ring_move[0], ring_move[1]):
             cues.append("flip")
     if len(turn.removals) > removals_before:
         cues.append("row")

@@ -1,9 +1,9 @@
 """The page's Game menu (PyScript glue): save, copy and open records, share links, and the
 game kept in ``localStorage`` across reloads.
 
-The text it handles is made and read by browser-free modules: :mod:`yinsh.web.records`
+The text it handles is made and read by browser-free modules: :mod:`yinsh.page.records`
 (record files), :func:`yinsh.web.game_url` and :func:`yinsh.web.opponent_url` (links),
-:mod:`yinsh.web.saved` (the saved game). This module only moves that text between the
+:mod:`yinsh.page.saved` (the saved game). This module only moves that text between the
 game and the browser: a download, the clipboard, a file input, ``localStorage``.
 
 Testing hooks: the "Open record" dialog is ``#open-dialog``, its message ``#open-message``
@@ -13,14 +13,13 @@ Testing hooks: the "Open record" dialog is ``#open-dialog``, its message ``#open
 from __future__ import annotations
 
 import asyncio
-import datetime
 
 from ..errors import NotationError, YinshError
 from ..limits import MAX_TEXT_CHARS, too_long
-from . import Settings, from_the_start, game_url, opponent_url
-from .dom import create_proxy, document, find, load, store, to_js, warn, window
-from .records import (
+from ..page.links import from_the_start, game_url, opponent_url
+from ..page.records import (
     RECORD_MIME,
+    Day,
     Listed,
     export_record,
     import_error_message,
@@ -29,8 +28,10 @@ from .records import (
     record_notices,
     record_title,
 )
-from .saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json, time_from_iso
-from .session import NAMES, Session
+from ..page.saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json, time_from_iso
+from ..page.session import NAMES, Session
+from ..page.settings import Settings
+from .dom import create_proxy, document, find, load, store, to_js, warn, window
 
 __all__ = ["GameKeeper", "ACTIONS"]
 
@@ -110,9 +111,9 @@ class GameKeeper:
 
     # ------------------------------------------------------------------ saving and copying
 
-    def today(self) -> datetime.date:
+    def today(self) -> Day:
         now = window.Date.new()
-        return datetime.date(int(now.getFullYear()), int(now.getMonth()) + 1, int(now.getDate()))
+        return Day(int(now.getFullYear()), int(now.getMonth()) + 1, int(now.getDate()))
 
     def record_text(self) -> str:
         return export_record(self.session.game, self.session.settings, self.today())

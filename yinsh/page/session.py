@@ -2,51 +2,55 @@
 
 The page is one-way (docs/ARCHITECTURE.md): an input — a click turned into a
 :class:`~yinsh.turn.Turn` decision, a button, a key, the computer's answer — calls a method
-of :class:`Session`; :func:`yinsh.web.status.status` then says what the page shows (drawn by
-:mod:`yinsh.web.view`) and :meth:`Session.requests` what the computer is to be asked (sent
-by :mod:`yinsh.web.client`). Nothing here touches the DOM, a
+of :class:`Session`; :func:`yinsh.page.status.status` then says what the page shows (drawn by
+:mod:`yinsh.web.view`) and ``session.computer.requests()`` (:class:`~yinsh.page.computer.ComputerPlayer`)
+what the computer is to be asked (sent by :mod:`yinsh.web.client`). Nothing here touches the DOM, a
 timer or the worker, so the page's logic is tested under CPython, and the module runs
 unchanged on MicroPython in the page.
 
 Every change of the position or of the players bumps :attr:`Session.generation`; an answer
 of the computer carries the generation it was asked for and is dropped (counted in
-:attr:`Session.discarded`) when the game has moved on.
+:attr:`ComputerPlayer.discarded <yinsh.page.computer.ComputerPlayer.discarded>`) when the game has moved on.
 
->>> from yinsh.web import Settings
+>>> from yinsh.page.settings import Settings
 >>> session = Session(Game(), Settings(black="ai-2"))
 >>> session.click_point(parse_point("e3"))
->>> session.game.record(), [r.kind for r in session.requests()]
+>>> session.game.record(), [r.kind for r in session.computer.requests()]
 ('1.e3', ['move'])
->>> request = session.requests()[0]
->>> session.receive_move(request, '{"ok": true, "move": "a5"}')
+>>> request = session.computer.requests()[0]
+>>> session.computer.receive_move(request, '{"ok": true, "move": "a5"}')
 >>> session.game.record(), session.turn.prompt
 ('1.e3 2.a5', 'White: place a ring on an empty point')
 """
 
 from __future__ import annotations
 
-from ..board import parse_point  # noqa: F401 (doctests)
+from ..board import parse_point, point_name  # noqa: F401 (parse_point: the doctests)
 from ..game import COLORS, Game
 from ..move import Move
-from ..turn import Turn
-from . import REMOTE, Settings, ai_level
-from .computer import GRAPHS_KEPT, NAMES, ComputerSide
-from .cues import decision_cues
+from ..render import Animation
+from ..turn import Phase, Turn
+from .access import rows_through
+from .computer import GRAPHS_KEPT, NAMES, ComputerPlayer
 from .guide import guide_line
 from .history import History
+from .settings import REMOTE, Settings, ai_level
+from .sounds import decision_cues
+from .words import MOUSE, TOUCH, several_rows
 
 __all__ = ["Session", "Motion", "NAMES", "GRAPHS_KEPT"]
 
 class Motion:
-    """How the board shows the change just made, once: ``animate`` is :func:`board_svg`'s
-    (``True``, ``"flips"`` for a dragged ring, ``False``); ``frames`` the steps of a computer's
-    move with removals (``board_svg`` arguments and how long each shows); ``sounds`` what is
-    heard (:data:`yinsh.web.cues.CUES`, in order). ``token`` tells one motion from the next:
+    """How the board shows the change just made, once: ``animate`` is the
+    :class:`~yinsh.render.Animation` of the move (``FLIPS`` for a dragged ring); ``frames`` the
+    steps of a computer's move with removals (a :class:`~yinsh.render.Picture` and how long
+    each shows); ``sounds`` what is
+    heard (:data:`yinsh.page.sounds.CUES`, in order). ``token`` tells one motion from the next:
     the view plays each once."""
 
     __slots__ = ("token", "animate", "frames", "sounds")
 
-    def __init__(self, token: int, animate: bool | str = False, frames: list | None = None,
+    def __init__(self, token: int, animate: Animation = Animation.NONE, frames: list | None = None,
                  sounds: tuple[str, ...] = ()) -> None:
         self.token = token
         self.animate = animate
@@ -54,35 +58,64 @@ class Motion:
         self.sounds = sounds
 
 
-class Session(ComputerSide):
-    """The game, the turn being built, its history, who plays, the review and the state of the
-    computer player (its questions and answers: :class:`~yinsh.web.computer.ComputerSide`)."""
+class Session:
+    """The game, the turn being built, its history, who plays, the review, and the computer
+    player (:attr:`computer`: its worker, its questions and answers)."""
 
     def __init__(self, game: Game, settings: Settings, notices: list[str] | None = None, seed: int = 0) -> None:
         self.generation = 0
         """Grows at every change of position or players: an answer for an older one is stale."""
-        self.discarded = 0
-        """How many answers of the computer were dropped because the game had moved on."""
+        self.game = game
+        self.settings = settings
+        self.history = History(game)
+        self.turn = Turn(game)
+        self.notices: list[str] = []
+        self.seed = seed
+        """The computer's seed for this game (a new game, a new seed)."""
+        self.reviewing: int | None = None
+        """The number of moves of the past position shown, or ``None`` (the game as it is)."""
+        self.paused = False
+        """Whether two computers playing each other are paused."""
+        self.result_closed = False
+        """Whether the game's result was put away (it shows again after any change)."""
+        self.computer = ComputerPlayer(self)
+        """The computer player: the worker's state, the questions to ask, what answers do."""
         self.motion = Motion(0)
         self.message = ""
         """The answer to the last input (why a click did nothing, the hint found, …)."""
         self.guide = True
         """Whether the first-game guide is shown (the visitor's choice)."""
-        self.computer = "off"
-        """The computer player's worker: ``off``, ``starting``, ``ready`` or ``failed``."""
-        self.computer_failure = ""
-        self.graphs: dict[str, list[float] | str] = {}
-        """Evaluation graph values by record, or why there are none."""
-        self._graph_order: list[str] = []
         self._guide_for: tuple[Turn, int, str] | None = None
         self.pointer: tuple[int, float | None, float | None, bool] | None = None
         """Where the pointer or the keyboard's focus is on the board: (point, x, y, by key),
-        what the board previews (:func:`yinsh.web.preview.preview`); ``None``: off the board."""
+        what the board previews (:func:`yinsh.page.preview.preview`); ``None``: off the board."""
         self.touch = False
         """Whether the device is touch only (the page's words say "tap", not "click")."""
         self.sound = False
         """Whether moves make sounds (the visitor's choice; off until switched on)."""
         self.open(game, settings, notices or [], seed)
+
+    # ------------------------------------------------------------------ what the page tells it
+
+    def notice(self, text: str) -> None:
+        """A notice for the player (the page shows the last three)."""
+        self.notices.append(text)
+
+    def say(self, text: str) -> None:
+        """The answer to the last input, in place of the one before."""
+        self.message = text
+
+    def set_touch(self, touch: bool) -> None:
+        """Whether the device is touch only: the page's words say "tap" (:attr:`input_mode`)."""
+        self.touch = touch
+
+    def set_guide(self, on: bool) -> None:
+        """The visitor's choice: the first-game guide shown or not."""
+        self.guide = on
+
+    def set_sound(self, on: bool) -> None:
+        """The visitor's choice: moves make sounds or not."""
+        self.sound = on
 
     # ------------------------------------------------------------------ players
 
@@ -138,7 +171,7 @@ class Session(ComputerSide):
         self.history = History(game)
         self.notices = list(notices)
         self.message = ""
-        self.reviewing: int | None = None
+        self.reviewing = None
         self.paused = False
         if seed is not None:
             self.seed = seed
@@ -154,13 +187,20 @@ class Session(ComputerSide):
     def _changed(self) -> None:
         """The position or the players changed: questions about the old ones are stale now."""
         self.generation += 1
-        self.suggestion: Move | None = None
-        self.suggesting = False
-        self.pause_ms = 0
+        self.computer.forget()
         self.result_closed = False
-        """Whether the game's result was put away (it shows again after any change)."""
 
-    def _move(self, animate: bool | str = False, frames: list | None = None, sounds: tuple[str, ...] = ()) -> None:
+    def play_by_hand(self, color: str) -> None:
+        """``color`` is played by the person here from now on (its computer could not move)."""
+        players = dict(self.players)
+        players[color] = "human"
+        s = self.settings
+        self.settings = Settings(white=players["white"], black=players["black"], variant=s.variant, delay=s.delay)
+        self._changed()
+
+    def show_move(self, animate: Animation = Animation.NONE, frames: list | None = None,
+                  sounds: tuple[str, ...] = ()) -> None:
+        """The move just made shows once, as :class:`Motion` says (the view plays each token once)."""
         self.motion = Motion(self.motion.token + 1, animate, frames, sounds)
 
     def commit(self, move: Move) -> None:
@@ -201,7 +241,21 @@ class Session(ComputerSide):
 
     def click_point(self, point: int, dragged: bool = False) -> None:
         """A click (a tap, Enter, a ring dropped) on ``point``."""
-        self._decide(lambda: self.turn.click_point(point), dragged)
+        self._decide(lambda: self._click(point), dragged)
+
+    def _click(self, point: int) -> str | None:
+        """The turn's answer to a click on ``point``; where several rows run through it, the
+        page's own words for the input used (the turn chooses none of them)."""
+        turn = self.turn
+        several = turn.phase is Phase.REMOVE_ROW and len(rows_through(turn, point)) > 1
+        hint = turn.click_point(point)
+        return several_rows(point_name(point), self.input_mode) if hint and several else hint
+
+    @property
+    def input_mode(self) -> str:
+        """How the person here plays: :data:`~yinsh.page.words.TOUCH` on a touch screen with
+        no mouse, else :data:`~yinsh.page.words.MOUSE` (its words name the keys too)."""
+        return TOUCH if self.touch else MOUSE
 
     def click_row(self, window: int) -> None:
         """A click on the candidate row ``window`` (on the board or its button)."""
@@ -218,17 +272,17 @@ class Session(ComputerSide):
         self.message = act() or ""
         if turn.version == version and turn.move is None:
             return
-        animate: bool | str = False
+        animate = Animation.NONE
         sounds = decision_cues(turn, moved_before is None, removed_before)
         if turn.ring_move is not None and moved_before is None:
-            animate = "flips" if dragged else True  # a dragged ring is already where it goes
+            animate = Animation.FLIPS if dragged else Animation.SLIDE  # a dragged ring is already there
         move = turn.move
         if move is not None:
             self.notices = []
             if move.kind == "place":
-                animate = True
+                animate = Animation.SLIDE
             self.commit(move)
-        self._move(animate, sounds=sounds)
+        self.show_move(animate, sounds=sounds)
 
     def cancel(self) -> bool:
         """Escape, or a click beyond the points: put a picked ring back, unchoose a row, put

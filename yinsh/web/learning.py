@@ -1,17 +1,15 @@
 """The page's learning and display glue (PyScript, main thread): the Rules dialog, the
 first-game guide's switch, the sound's switch and the theme.
 
-What to show is decided browser-free: the dialog's contents by :func:`~yinsh.web.rules.rules_html`
-(built the first time it opens), the guide's line by :func:`~yinsh.web.guide.guide_line` through
-the session's status, the stored choices by :mod:`yinsh.web.prefs`. This class only moves them
+What to show is decided browser-free: the dialog's contents by :func:`~yinsh.page.rules_panel.rules_html`
+(built the first time it opens), the guide's line by :func:`~yinsh.page.guide.guide_line` through
+the session's status, the stored choices by :mod:`yinsh.page.prefs`. This class only moves them
 in and out of the DOM and ``localStorage``.
 """
 
 from __future__ import annotations
 
-from .audio import AUDIO
-from .dom import document, element, load, store, window
-from .prefs import (
+from ..page.prefs import (
     GUIDE_KEY,
     SOUND_KEY,
     THEME_COLORS,
@@ -23,7 +21,9 @@ from .prefs import (
     sound_value,
     theme_choice,
 )
-from .session import Session
+from ..page.session import Session
+from .audio import AUDIO
+from .dom import document, element, load, store, window
 
 __all__ = ["Learning"]
 
@@ -41,15 +41,15 @@ class Learning:
         self.theme_select = document.getElementById("theme-choice")
         self.dark_query = window.matchMedia("(prefers-color-scheme: dark)")
         self.rules_built = False
-        session.guide = guide_on(load(GUIDE_KEY))
-        session.sound = sound_on(load(SOUND_KEY))
+        session.set_guide(guide_on(load(GUIDE_KEY)))
+        session.set_sound(sound_on(load(SOUND_KEY)))
         self.theme = theme_choice(load(THEME_KEY))
 
     # ---------------------------------------------------------------- storage
 
     def store(self, key: str, value: str) -> None:
         if not store(key, value):
-            self.session.notices.append("This browser does not keep settings: the choice lasts for this page only.")
+            self.session.notice("This browser does not keep settings: the choice lasts for this page only.")
 
     # ---------------------------------------------------------------- wiring
 
@@ -81,7 +81,7 @@ class Learning:
 
     def open_rules(self) -> None:
         if not self.rules_built:
-            from .rules import rules_html  # only now: it draws every diagram
+            from ..page.rules_panel import rules_html  # only now: it draws every diagram
 
             document.getElementById("rules-body").innerHTML = rules_html()
             self.rules_built = True
@@ -96,7 +96,7 @@ class Learning:
     # ---------------------------------------------------------------- the guide
 
     def set_guide(self, on: bool) -> None:
-        self.session.guide = on
+        self.session.set_guide(on)
         self.guide_switch.checked = on
         self.store(GUIDE_KEY, guide_value(on))
 
@@ -104,7 +104,7 @@ class Learning:
 
     def set_sound(self, on: bool) -> None:
         """Sound on (a placement's sound says so, and it is heard from this click on) or off."""
-        self.session.sound = on
+        self.session.set_sound(on)
         self.sound_switch.checked = on
         self.store(SOUND_KEY, sound_value(on))
         if on:

@@ -23,36 +23,11 @@ from typing import TYPE_CHECKING
 
 from ..game import COLORS, Game
 from ..move import Move
-from ..state import State
 
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-__all__ = ["History", "mover_of", "state_after"]
-
-
-def mover_of(game: Game, index: int) -> str:
-    """The colour that played ``game.moves[index]`` (every move, a pass too, is one turn).
-
-    >>> mover_of(Game.from_record("1.e3 2.a5"), 1)
-    'black'
-    """
-    return COLORS[(game.start_state.turn + index) % 2]
-
-
-def state_after(game: Game, count: int) -> State:
-    """The position after the first ``count`` moves of ``game`` (0: where it started).
-
-    >>> game = Game.from_record("1.e3 2.a5")
-    >>> state_after(game, 1) == Game.from_record("1.e3").state, state_after(game, 2) == game.state
-    (True, True)
-    """
-    if not 0 <= count <= len(game.moves):
-        raise IndexError(f"move {count} is outside the game (0 to {len(game.moves)})")
-    past = game.copy()
-    for _ in range(len(game.moves) - count):
-        past.undo()
-    return past.state
+__all__ = ["History"]
 
 
 class History:
@@ -79,7 +54,7 @@ class History:
         """Whether :meth:`undo` would take anything back: a chosen move (not a pass), made by
         a person when a person plays."""
         people = set(COLORS) - set(computers)
-        return any(move.kind != "pass" and (not people or mover_of(self.game, i) in people)
+        return any(move.kind != "pass" and (not people or self.game.mover(i) in people)
                    for i, move in enumerate(self.game.moves))
 
     def undo(self, computers: Collection[str] = ()) -> list[Move]:

@@ -2,7 +2,7 @@
 example tutorial page (examples/embed.html) whose puzzle must really be solvable.
 
 Golden file: the static board inside embed.html (shown before Python starts) is the
-renderer's own output; rewrite it with ``UPDATE_GOLDEN=1 pytest tests/test_embedding.py``.
+renderer's own output; rewrite it with ``UPDATE_GOLDEN=1 pytest tests/page/test_embed.py``.
 """
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from helpers import config_files, imported_modules
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-import yinsh.web.embedding as embedding
+import yinsh.page.embed as embedding
 from yinsh.errors import YinshError
 from yinsh.game import Game
 from yinsh.link import encode_game
 from yinsh.move import Move
+from yinsh.page.embed import PARAMETERS, EmbedError, parse_embed
 from yinsh.record import read_records
 from yinsh.render import static_board_svg
-from yinsh.web.embedding import PARAMETERS, EmbedError, parse_embed
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 EMBED_HTML = ROOT / "embed.html"
 EMBED_TOML = ROOT / "embed.toml"
@@ -253,7 +253,7 @@ class TestEmbedConfig:
 
     def test_every_module_the_embed_imports_is_mapped(self):
         needed = imported_modules("yinsh/web/embed.py")
-        assert {"yinsh/__init__.py", "yinsh/web/__init__.py", "yinsh/render.py", "yinsh/turn.py"} <= needed
+        assert {"yinsh/__init__.py", "yinsh/page/__init__.py", "yinsh/render.py", "yinsh/turn.py"} <= needed
         missing = sorted(needed - set(embed_files()))
         assert not missing, "add to [files] in embed.toml: " + ", ".join(
             f'"./{m}" = "./{PurePosixPath(m).parent}/"' for m in missing)

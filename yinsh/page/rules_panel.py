@@ -16,6 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..lessons import MISTAKES, Lesson, lessons
+from ..render import escape
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -30,19 +31,15 @@ def step_id(title: str) -> str:
     return "rules-" + re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
 
 
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-
-
 def _step(lesson: Lesson) -> str:
     heading = step_id(lesson.title)
     figure = ""
     if lesson.svg:
         # The caption repeats the start of the diagram's accessible name: read once, not twice.
         figure = (f'<figure class="rules-diagram">{lesson.svg}'
-                  f'<figcaption aria-hidden="true">{_esc(lesson.caption)}</figcaption></figure>')
-    return (f'<li class="rules-step" aria-labelledby="{heading}"><h3 id="{heading}">{_esc(lesson.title)}</h3>'
-            f'<p>{_esc(lesson.text)}</p>{figure}</li>')
+                  f'<figcaption aria-hidden="true">{escape(lesson.caption)}</figcaption></figure>')
+    return (f'<li class="rules-step" aria-labelledby="{heading}"><h3 id="{heading}">{escape(lesson.title)}</h3>'
+            f'<p>{escape(lesson.text)}</p>{figure}</li>')
 
 
 def rules_html(steps: Sequence[Lesson] | None = None, mistakes: Sequence[str] = MISTAKES) -> str:
@@ -54,7 +51,7 @@ def rules_html(steps: Sequence[Lesson] | None = None, mistakes: Sequence[str] = 
     steps = lessons() if steps is None else steps
     items = "".join(_step(s) for s in steps if s.title != MISTAKES_TITLE)
     heading = step_id(MISTAKES_TITLE)
-    listed = "".join(f"<li>{_esc(m)}</li>" for m in mistakes)
+    listed = "".join(f"<li>{escape(m)}</li>" for m in mistakes)
     return (f'<ol class="rules-steps">{items}</ol>'
             f'<section class="rules-mistakes" aria-labelledby="{heading}">'
             f'<h3 id="{heading}">{MISTAKES_TITLE}</h3><ul>{listed}</ul></section>')

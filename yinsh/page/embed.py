@@ -40,7 +40,8 @@ from ..limits import MAX_CAPTION_CHARS, MAX_PUZZLE_ANSWERS
 from ..link import decode_game
 from ..move import Move
 from ..scan import lower, quoted, strip, words
-from . import read_params
+from .urls import read_params
+from .words import shorten
 
 __all__ = ["EmbedError", "EmbedSpec", "PARAMETERS", "parse_embed", "step_label"]
 
@@ -154,7 +155,7 @@ def _game(params: dict[str, str]) -> Game:
             return decode_game(text)
         return Game.from_record(text)
     except (YinshError, ValueError) as exc:
-        raise EmbedError(f"{key}= cannot be read: {_short(str(exc))}") from None
+        raise EmbedError(f"{key}= cannot be read: {shorten(str(exc), 200)}") from None
 
 
 def _integer(params: dict[str, str], key: str, default: int) -> int:
@@ -181,7 +182,7 @@ def _highlights(params: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...
         try:
             found[key] = parse_highlight(params.get(key, "").split(","))
         except YinshError as exc:
-            raise EmbedError(f"{key}= {_short(str(exc))}") from None
+            raise EmbedError(f"{key}= {shorten(str(exc), 200)}") from None
     (marked, rows), (points_in_rows, more_rows) = found["highlight"], found["rows"]
     if points_in_rows:
         raise EmbedError(f"rows= lists rows like e3-e7, not points: {', '.join(points_in_rows)} (use highlight=).")
@@ -204,7 +205,7 @@ def _expected(params: dict[str, str], game: Game, ply: int) -> tuple[Move, ...]:
         try:
             moves.append(position.parse_move(text))
         except YinshError as exc:
-            raise EmbedError(f"expect= is not a legal move here: {_short(str(exc))}") from None
+            raise EmbedError(f"expect= is not a legal move here: {shorten(str(exc), 200)}") from None
     return tuple(unique(moves))
 
 
@@ -218,7 +219,3 @@ def _after(game: Game, ply: int) -> Game:
 
 def _show(text: str, limit: int = 40) -> str:
     return quoted(text, limit)
-
-
-def _short(text: str, limit: int = 200) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

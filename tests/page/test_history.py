@@ -1,13 +1,9 @@
-"""The page's history, browser-free: undo and redo of whole turns (yinsh.web.history), the
-evaluation graph's SVG (yinsh.web.graph) and the worker's evaluation of a game
-(yinsh.web.worker.evaluate)."""
+"""Undo and redo of whole turns and the positions of a game's past (yinsh.page.history)."""
 
 from __future__ import annotations
 
 import doctest
-import json
 import random
-import re
 
 import pytest
 from helpers import load
@@ -15,19 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_rules import _blocked
 
-import yinsh.web.graph
-import yinsh.web.history
+import yinsh.page.graph
+import yinsh.page.history
 from yinsh.game import COLORS, Game
-from yinsh.web import worker
-from yinsh.web.graph import eval_graph_svg, squash
-from yinsh.web.history import History, mover_of, state_after
+from yinsh.page.history import History
 
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
 BRAVE_COMBO = next(r.game for r in load("games.ygn") if r.tags["Game"] == "Y-BraveCombo-Dumbot-2026-03-20-0237")
 """A real game that Black won (three rings to two) with its last move."""
 
 
-@pytest.mark.parametrize("module", [yinsh.web.history, yinsh.web.graph])
+@pytest.mark.parametrize("module", [yinsh.page.history])
 def test_doctests(module):
     failures, tried = doctest.testmod(module)
     assert tried and not failures
@@ -153,73 +147,12 @@ def test_undoing_everything_then_redoing_everything_restores_the_game(seed, plie
 
 def test_mover_and_past_positions():
     game = Game.from_record(NOTATION_EXAMPLE)
-    assert [mover_of(game, i) for i in range(3)] == ["white", "black", "white"]
-    assert state_after(game, 0) == Game().state
-    assert state_after(game, 3) == Game.from_record("1.e3 2.a5 3.b5").state
+    assert [game.mover(i) for i in range(3)] == ["white", "black", "white"]
+    assert game.state_at(0) == Game().state
+    assert game.state_at(3) == Game.from_record("1.e3 2.a5 3.b5").state
     assert game.record() == NOTATION_EXAMPLE  # looking at the past changes nothing
     with pytest.raises(IndexError):
-        state_after(game, 11)
+        game.state_at(11)
     opened = Game.from_position(Game.from_record("1.e3").position())  # Black to move, at move 2
     opened.play("a5")
-    assert mover_of(opened, 0) == "black"
-
-
-# --------------------------------------------------------------------------- the evaluation graph
-
-
-def test_the_graph_has_one_point_per_move_and_marks_the_current_one():
-    values = [0.0, 0.3, -0.8, 1.5, -100.0, 100.0]
-    svg = eval_graph_svg(values, current=4, first_number=11)
-    assert svg.count('class="eg-point') == len(values) == len(re.findall(r'<g data-ply="\d+"', svg))
-    assert re.findall(r'data-ply="(\d+)"', svg) == [str(i) for i in range(1, 7)]
-    assert svg.count("eg-point current") == 1 and "<title>14. White +1.5</title>" in svg
-    assert 'class="eg-current"' in svg and 'class="eg-zero"' in svg
-    assert "<title>15. Black wins</title>" in svg and "<title>11. even</title>" in svg
-
-
-def test_the_graph_stays_inside_its_frame_with_white_above():
-    svg = eval_graph_svg([1e9, -1e9, 0.0], current=None)
-    ys = [float(y) for y in re.findall(r'<circle[^>]* cy="([-\d.]+)"', svg)]
-    height = float(re.search(r'viewBox="0 0 [\d.]+ ([\d.]+)"', svg)[1])
-    assert all(0 < y < height for y in ys)
-    assert ys[0] < ys[2] < ys[1]  # White's advantage above the zero line
-    assert "eg-current" not in svg and "current" not in svg.split("eg-zero")[1]
-
-
-def test_an_empty_or_one_move_graph():
-    assert 'class="eg-point' not in eval_graph_svg([])
-    assert eval_graph_svg([0.2], current=1).count('class="eg-point current"') == 1
-
-
-def test_squash_is_monotonic_and_bounded():
-    values = [-1000, -100, -3, -1, -0.1, 0, 0.1, 1, 3, 100, 1000]
-    squashed = [squash(v) for v in values]
-    assert squashed == sorted(squashed) and all(-1 <= s <= 1 for s in squashed)
-
-
-# --------------------------------------------------------------------------- the worker's values
-
-
-def test_the_worker_evaluates_every_move_from_whites_point_of_view():
-    record = BRAVE_COMBO.record()
-    answer = json.loads(worker.evaluate(record))
-    values = answer["values"]
-    game = Game.from_record(record)
-    assert answer["ok"] and len(values) == len(game.moves)
-    assert all(abs(v) < 0.1 for v in values[:10])  # placing rings
-    assert values[-1] == -100.0  # Black won
-    assert all(-100 <= v <= 100 for v in values)
-    # the same again, from the worker's memory
-    assert json.loads(worker.evaluate(record))["values"] == values
-
-
-def test_the_worker_evaluates_a_game_opened_from_a_position():
-    game = Game.from_position(Game.from_record(NOTATION_EXAMPLE).position())
-    game.play("h7-g7")
-    values = json.loads(worker.evaluate(game.record()))["values"]
-    assert len(values) == 1
-
-
-def test_the_worker_answers_a_bad_record_with_an_error():
-    answer = json.loads(worker.evaluate("1.e3 2.e3"))
-    assert answer["ok"] is False and "e3" in answer["error"]
+    assert opened.mover(0) == "black"

@@ -1,0 +1,276 @@
+"""The page's links: the game a URL opens, and the links that reopen or hand on a game
+(browser-free).
+
+:func:`open_page` reads the page's query and hash (:mod:`yinsh.page.urls`) and decides the
+game and players it opens — the link's game, the saved game (:mod:`yinsh.page.saved`) or a new
+one — and whether showing it would replace a game in progress (the link policy).
+:func:`game_url` is the link that reopens the game in its current state, :func:`opponent_url`
+the one that hands it to the opponent.
+
+>>> setup = open_page("?white=human&black=ai-3", "#record=1.e3%202.a5")
+>>> setup.game.record(), setup.players
+('1.e3 2.a5', {'white': 'human', 'black': 'ai-3'})
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from ..compat import capitalize
+from ..errors import NotationError, YinshError
+from ..game import COLORS, Game
+from ..link import decode_game, encode_game
+from ..scan import lower, strip
+from ..state import apply_move, legal_moves
+from .saved import SavedGameError, saved_from_json
+from .settings import REMOTE, Settings, settings_from_params
+from .urls import quote, read_params
+from .words import shorten
+
+__all__ = ["PageSetup", "open_page", "game_url", "opponent_url", "from_the_start", "continues_game",
+           "replaces_game_in_progress", "moves_chosen_for"]
+
+
+class PageSetup(NamedTuple("PageSetup", [("game", Game), ("players", "dict[str, str]"), ("notices", "list[str]"),
+                                         ("settings", Settings), ("source", str), ("set_aside", "str | None"),
+                                         ("previous", "tuple[Game, Settings] | None")])):
+    """What the page opens: the game, who plays each colour, and notices for the player.
+
+    - ``settings``: the "New game" choice the game is played with;
+    - ``source``: where ``game`` comes from: ``"link"`` (the URL's game), ``"saved"`` (the
+      saved game), ``"current"`` (the game the page was showing, kept because the link was
+      bad) or ``"new"``;
+    - ``set_aside``: saved data that could not be read, to keep under another key (for a bug
+      report) before the next autosave replaces it; ``None`` when there is none;
+    - ``previous``: the game in progress that showing ``game`` would replace, with its
+      settings: a game with moves, not over, that ``game`` does not continue. Ask before
+      replacing it (and keep it if the player says no); ``None`` when nothing would be lost.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, game: Game, players: dict[str, str], notices: list[str], settings: Settings | None = None,
+                source: str = "new", set_aside: str | None = None,
+                previous: tuple[Game, Settings] | None = None) -> PageSetup:
+        return super().__new__(cls, game, players, notices, Settings() if settings is None else settings, source,
+                               set_aside, previous)
+
+
+def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
+              saved: str | None = None, current: tuple[Game, Settings] | None = None) -> PageSetup:
+    """The game and players the page's URL asks for; never raises.
+
+    When the URL names no player and no variant, the ``stored`` settings (``localStorage``)
+    apply. A link's game is ``g`` (a whole-game code, what the page writes), ``record`` or
+    ``position``, in that order of preference. When the URL names no game, no player and no
+    variant, the ``saved`` game (:mod:`yinsh.page.saved` JSON text) reopens with its settings.
+
+    A link's game must start from the first move, unless the link says it is a study
+    (``position=``, or ``study=1`` with ``g=`` or ``record=``); a game played by link
+    (``you=``) always starts from the first move, so a link cannot slip in a position.
+
+    A bad link changes nothing: the notice says why, and the game stays — ``current`` (the
+    game the page shows, with its settings, when a link is opened in a running page), else the
+    saved game, else a fresh one. Saved data that cannot be read gives a notice and comes back
+    in :attr:`PageSetup.set_aside`. :attr:`PageSetup.previous` is the game in progress that
+    the setup's game would replace without continuing it: ask first.
+
+    >>> open_page("", "#g=G1HDl_vAAADMw&you=black").game.record()
+    '1.e3 2.a5 3.b5'
+    >>> setup = open_page("", "#g=G1Y1B8L1DP6qIFvRPsGFhhpAGSDLfKiLsGlTUf-tm.BgAABzS")  # a set-up start
+    >>> setup.source, setup.game.ply, setup.notices[0][:74]
+    ('new', 0, 'Could not open the game code in the link (it starts from a set-up position')
+    """
+    stored = stored or Settings()
+    notices: list[str] = []
+    unreadable = None
+    try:
+        params = read_params(search, hash_)
+    except YinshError as exc:
+        params, unreadable = {}, str(exc)
+    settings, problems = settings_from_params(params, stored)
+    notices += problems
+    restored, set_aside = None, None
+    if saved:
+        try:
+            restored = saved_from_json(saved)
+        except SavedGameError as exc:
+            set_aside = saved
+            fresh = "" if _names_a_game(params) else " A new game has started."
+            notices.append(f"Your saved game could not be read: {shorten(str(exc))}. It is kept aside.{fresh}")
+    in_progress = current or ((restored.game, restored.settings) if restored else None)
+    you = lower(strip(params.get("you", "")))
+
+    def setup(game: Game, chosen: Settings, source: str) -> PageSetup:
+        previous = None
+        if in_progress and replaces_game_in_progress(game, in_progress[0]):
+            previous = in_progress
+        elif in_progress and source == "link" and you in COLORS and not in_progress[0].result:
+            chosen_here = moves_chosen_for(you, game, in_progress[0])
+            if chosen_here and in_progress[0].moves:
+                previous = in_progress  # an opponent's link brings their moves only: ask first
+                notices.append(f"The link also plays for you ({capitalize(you)}: {', '.join(chosen_here)}), "
+                               "not only your opponent's moves.")
+        if chosen.white == chosen.black == REMOTE:
+            notices.append("Both sides play by link on their own devices: nobody plays on this page, "
+                           "it only shows the game.")
+        return PageSetup(game, chosen.players, notices, chosen, source, set_aside, previous)
+
+    def keep(problem: str) -> PageSetup:
+        """The link is refused: the game in progress stays (the page's, else the saved one)."""
+        if current:
+            kept, source, stays = current, "current", "The game stays as it was."
+        elif restored:
+            kept, source, stays = (restored.game, restored.settings), "saved", "Your saved game is open."
+        else:
+            kept, source, stays = (Game(settings.variant), settings), "new", "A new game has started."  # type: ignore
+        notices.append(f"{problem} {stays}")
+        return PageSetup(kept[0], kept[1].players, notices, kept[1], source, set_aside, None)
+
+    if unreadable is not None:
+        return keep(f"Could not read the link ({shorten(unreadable)}).")
+    sources = [(key, strip(params.get(key, ""))) for key in ("g", "record", "position")]
+    given = [(key, value) for key, value in sources if value]
+    if len(given) > 1:
+        notices.append(f"The link gives a game in {len(given)} forms: the {_FORM_NAMES[given[0][0]]} is used.")
+    if given:
+        what, text = given[0]
+        try:
+            game = _link_game(what, text, params)
+        except (YinshError, ValueError) as exc:
+            return keep(f"Could not open the {_FORM_NAMES[what]} in the link ({shorten(str(exc))}).")
+        if "variant" not in params:
+            settings = settings._replace(variant=game.variant)  # a new game goes on with the link's rules
+        return setup(game, settings, "link")
+    if any(key in params for key, _ in sources):
+        notices.append("The link's game is empty: a new game has started.")
+    elif restored and not _names_a_game(params):
+        return setup(restored.game, restored.settings, "saved")
+    return setup(Game(settings.variant), settings, "new")  # type: ignore[arg-type]
+
+
+def _names_a_game(params: dict[str, str]) -> bool:
+    return any(key in params for key in ("g", "record", "position", "white", "black", "variant", "you"))
+
+
+def _link_game(what: str, text: str, params: dict[str, str]) -> Game:
+    """The game a link gives as ``what`` (``g``, ``record`` or ``position``), if the link may give
+    it: from the first move unless the link says it is a study, and always for play by link."""
+    if what == "g":
+        game = decode_game(text)
+    elif what == "record":
+        game = Game.from_record(text)
+    else:
+        game = Game.from_position(text)
+    if from_the_start(game):
+        return game
+    if lower(strip(params.get("you", ""))) in COLORS:
+        raise NotationError("it starts from a set-up position, and a game played by link (you=) starts from the "
+                            "first move")
+    if what != "position" and lower(strip(params.get("study", ""))) not in ("1", "true", "yes", "on"):
+        raise NotationError("it starts from a set-up position, and the link does not say it is a study (study=1)")
+    return game
+
+
+def from_the_start(game: Game) -> bool:
+    """Whether ``game`` starts from the empty board at move 0 (not from a set-up position).
+
+    >>> game = Game.from_record("1.e3")
+    >>> from_the_start(game), from_the_start(Game.from_position(game.position()))
+    (True, False)
+    """
+    return game.start_ply == 0 and game.start_state == Game(game.variant).start_state
+
+
+def continues_game(game: Game, earlier: Game) -> bool:
+    """Whether ``game`` is ``earlier`` with or without more moves: the same start and rules,
+    and ``earlier``'s moves first (a link from the opponent after their move continues the
+    game on this device; any other game does not).
+
+    >>> start = Game.from_record("1.e3 2.a5")
+    >>> continues_game(Game.from_record("1.e3 2.a5 3.b5"), start), continues_game(Game.from_record("1.e3"), start)
+    (True, False)
+    """
+    moves = earlier.moves
+    return (game.start_ply == earlier.start_ply and game.start_state == earlier.start_state
+            and game.moves[:len(moves)] == moves)
+
+
+def replaces_game_in_progress(game: Game, earlier: Game) -> bool:
+    """Whether showing ``game`` instead of ``earlier`` throws away a game in progress: ``earlier``
+    has moves, is not over, and ``game`` does not continue it.
+
+    >>> earlier = Game.from_record("1.e3 2.a5")
+    >>> replaces_game_in_progress(Game(), earlier), replaces_game_in_progress(Game(), Game())
+    (True, False)
+    """
+    return bool(earlier.moves) and earlier.result is None and not continues_game(game, earlier)
+
+
+def moves_chosen_for(color: str, game: Game, earlier: Game) -> list[str]:
+    """The moves ``game`` adds to ``earlier`` (which it continues) that ``color`` chose: made
+    by ``color`` when another move was legal. A link from the opponent (``you=color``) adds
+    only their moves, and those the rules then force on ``color`` (a pass).
+
+    >>> earlier = Game.from_record("1.e3")
+    >>> moves_chosen_for("white", Game.from_record("1.e3 2.a5"), earlier)
+    []
+    >>> moves_chosen_for("white", Game.from_record("1.e3 2.a5 3.b5"), earlier)
+    ['b5']
+    """
+    out = []
+    state = earlier.state
+    for move in game.moves[len(earlier.moves):]:
+        if COLORS[state.turn] == color and len(legal_moves(state)) > 1:
+            out.append(str(move))
+        state = apply_move(state, move)
+    return out
+
+
+_FORM_NAMES: Final = {"g": "game code", "record": "record", "position": "position"}
+
+
+def game_url(path: str, players: dict[str, str], game: Game, settings: Settings | None = None) -> str:
+    """The link that reopens ``game`` with the same players (for ``history.replaceState``);
+    with ``settings``, their query (players, variant, pace) instead of ``players``. The game
+    is its whole-game code (:mod:`yinsh.link`): history included, so the move list and undo
+    work on the other end; a game with no moves from a set-up position is its position code.
+
+    >>> g = Game(); _ = g.play("e3")
+    >>> game_url("/index.html", {"white": "human", "black": "ai-2"}, g)
+    '/index.html?black=ai-2#g=G1PAAABkd'
+    >>> game_url("/", {}, Game("blitz"), Settings("ai-1", "ai-1", "blitz", 0)).partition("#")[0]
+    '/?white=ai-1&black=ai-1&variant=blitz&delay=0'
+    """
+    if settings is not None:
+        query = settings.query()
+    else:
+        query = "&".join(f"{c}={quote(players[c])}" for c in COLORS if players.get(c, "human") != "human")
+    if game.moves and not from_the_start(game):
+        query += ("&" if query else "") + "study=1"  # a link to a game from a set-up position says so
+    url = path + (f"?{query}" if query else "")
+    if game.moves:
+        url += "#g=" + encode_game(game)
+    elif game.start_state != Game().start_state or game.start_ply:
+        url += "#position=" + game.position()
+    return url
+
+
+def opponent_url(path: str, game: Game, settings: Settings) -> str:
+    """The link to send to the player to move: it opens ``game`` with them playing their
+    side on their device and the other side marked as playing by link (``you=…``).
+
+    >>> g = Game(); _ = g.play("e3")
+    >>> opponent_url("/", g, Settings())
+    '/?you=black#g=G1PAAABkd'
+    >>> opponent_url("/", g, Settings(variant="blitz")).partition("#")[0]
+    '/?you=black&variant=blitz'
+
+    Play by link starts from the first move: raises ``ValueError`` for a game from a set-up
+    position (check :func:`from_the_start` before offering the link).
+    """
+    if not from_the_start(game):
+        raise ValueError("a game from a set-up position cannot be played by link: it starts from the first move")
+    white_moves = COLORS[game.state.turn] == "white"
+    remote = Settings("human" if white_moves else REMOTE, REMOTE if white_moves else "human", settings.variant)
+    return game_url(path, remote.players, game, remote)

@@ -1,0 +1,84 @@
+"""The page's words: what to do now, by phase and by input mode, and how the page says a
+count or shortens a message (browser-free).
+
+The rules layer says what a turn needs (:class:`~yinsh.turn.Turn`: its phase, its rings,
+rows and points); the page words it here, once per input mode: :data:`MOUSE` (a mouse, the
+keyboard too: the words name both) or :data:`TOUCH` (a touch screen with no mouse: "tap", no
+key). No sentence is rewritten from another: each mode has its own.
+
+>>> from yinsh.game import Game
+>>> from yinsh.turn import Turn
+>>> turn = Turn(Game.from_record("1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"))
+>>> detail(turn, MOUSE)
+'Select one of your rings (click, tap or Enter), or drag it to where it goes.'
+>>> detail(turn, TOUCH)
+'Tap one of your rings, or drag it to where it goes.'
+>>> plural(1, "marker"), plural(3, "marker"), shorten("x" * 300, 10)
+('1 marker', '3 markers', 'xxxxxxxxx…')
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from ..compat import bit_count
+from ..move import row_name
+from ..state import RINGS_PER_PLAYER, WHITE
+from ..turn import Phase
+
+if TYPE_CHECKING:
+    from ..turn import Turn
+
+__all__ = ["MOUSE", "TOUCH", "INPUT_MODES", "detail", "several_rows", "plural", "shorten"]
+
+MOUSE: Final = "mouse"
+"""A mouse or a pen, and the keyboard: the words name the click and the keys."""
+TOUCH: Final = "touch"
+"""A touch screen with no mouse: the words say "tap" and name no key."""
+INPUT_MODES: Final = (MOUSE, TOUCH)
+
+_ACT: Final = {  # (phase, mode) → what to do, in the words of that input
+    (Phase.PICK_RING, MOUSE): "Select one of your rings (click, tap or Enter), or drag it to where it goes.",
+    (Phase.PICK_RING, TOUCH): "Tap one of your rings, or drag it to where it goes.",
+    (Phase.MOVE_RING, MOUSE): "Select a lit point, or drag the ring there. Select the ring again or press Escape "
+                              "to cancel.",
+    (Phase.MOVE_RING, TOUCH): "Tap a lit point, or drag the ring there. Tap the ring again to cancel.",
+}
+_CHOOSE_ROW: Final = {MOUSE: "select", TOUCH: "tap"}
+_PICK_ROW: Final = {MOUSE: "click", TOUCH: "tap"}
+
+
+def detail(turn: Turn, mode: str = MOUSE) -> str:
+    """The line under the prompt: how to make the decision the turn's phase asks for, in the
+    words of the input ``mode`` (may be empty)."""
+    phase = turn.phase
+    if phase is Phase.PLACE_RING:
+        state = turn.game.state
+        placed = bit_count(state.white_rings if turn.color == WHITE else state.black_rings)
+        return f"Ring {placed + 1} of {RINGS_PER_PLAYER}. Once all ten rings are placed, White moves first."
+    if phase is Phase.PICK_RING or phase is Phase.MOVE_RING:
+        return _ACT[(phase, mode)]
+    if phase is Phase.REMOVE_ROW or phase is Phase.REMOVE_RING:
+        whose = "made for you by your opponent's move" if turn.rows_pending_for == "opponent" else "you made"
+        if phase is Phase.REMOVE_ROW:
+            return (f"{len(turn.candidate_rows)} rows of five {whose}: {_CHOOSE_ROW[mode]} one to return its "
+                    "markers to the pool.")
+        chosen = row_name(turn.selected_row)  # type: ignore[arg-type]
+        return f"Row {chosen} ({whose}) goes back to the pool with the ring you choose."
+    return ""
+
+
+def several_rows(where: str, mode: str = MOUSE) -> str:
+    """Why a click on a point several candidate rows run through chose none of them."""
+    return f"Several rows run through {where}: {_PICK_ROW[mode]} the row itself"
+
+
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, with an ``s`` unless ``count`` is 1."""
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def shorten(text: str, limit: int = 160) -> str:
+    """``text``, cut to at most ``limit`` characters with an ellipsis (a message that quotes
+    hostile input stays short)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
