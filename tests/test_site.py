@@ -343,8 +343,10 @@ class TestVersions:
         assert versions["pyodide"] == pins["pyodide"]
         assert versions["micropython"] == pins["@micropython/micropython-webassembly-pyscript"] == "1.27.0"
         assert versions["@pyscript/core"] == pins["@pyscript/core"]
+        assert versions["nats.ws"] == pins["nats.ws"]
         for sub, names in (("pyodide", {"pyodide.mjs", "pyodide.asm.wasm", "LICENSE"}),
-                           ("micropython", {"micropython.mjs", "micropython.wasm", "LICENSE"})):
+                           ("micropython", {"micropython.mjs", "micropython.wasm", "LICENSE"}),
+                           ("nats", {"nats.js", "LICENSE"})):
             shipped = {p.name for p in (VENDOR / sub).iterdir()}
             assert names <= shipped and not any(n.endswith(".map") for n in shipped), (sub, shipped)
 
