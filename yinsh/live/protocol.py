@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Final
 
-from yinsh.compat import decode_utf8, ordered_dict
+from yinsh.compat import MICROPYTHON, decode_utf8, ordered_dict
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -103,6 +103,12 @@ FIELDS: Final[dict[str, tuple[str, ...]]] = {
 GAME_KINDS: Final = ("room", "join", "start", "move", "resign", "leave")
 _INT_FIELDS: Final = ("ply",)
 _ROOM_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _json(value: object) -> str:
+    """JSON text of ``value``, other than ASCII written as UTF-8, not escaped: an emoji is 4 bytes,
+    not 12 (MicroPython's ``json.dumps`` writes it so and knows no ``ensure_ascii``)."""
+    return json.dumps(value) if MICROPYTHON else json.dumps(value, ensure_ascii=False)
 
 
 class BadMessage(ValueError):
@@ -292,7 +298,7 @@ class Draft:
             obj[name] = value
         obj["k"] = key
         obj["s"] = signature
-        return ("{" + ",".join(json.dumps(name) + ":" + json.dumps(value) for name, value in obj.items())
+        return ("{" + ",".join(_json(name) + ":" + _json(value) for name, value in obj.items())
                 + "}").encode("utf-8")
 
     def __repr__(self) -> str:
