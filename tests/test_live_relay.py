@@ -339,3 +339,50 @@ def test_a_client_keys_round_trip():
     message = decode(keys.message(draft))
     assert verify(message, draft.text())
     assert not verify(message, draft.text() + b"x")
+
+
+def _handshake(port: int, origin: str) -> str:
+    """The status line a WebSocket upgrade from a page of ``origin`` gets from the relay."""
+    import base64
+    import os
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        key = base64.b64encode(os.urandom(16)).decode()
+        s.sendall((f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                   f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n").encode())
+        return s.recv(4096).decode("latin-1").split("\r\n")[0]
+
+
+def test_serve_with_a_relay_tells_the_page_where_it_is(tmp_path):
+    """`yinsh serve --relay` (make play): a nats-server beside the page, WebSocket open to the
+    page's own origin only, named by /live.json; stopped with the server."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from helpers import ROOT
+
+    process = subprocess.Popen([sys.executable, "-m", "yinsh", "serve", "--port", "0", "--relay", "--root",
+                                str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        page = process.stdout.readline()
+        relay_line = process.stdout.readline()
+        assert page.startswith("Serving YINSH at http://localhost:"), page
+        assert relay_line.startswith("Live rooms: a local relay"), relay_line
+        port = int(page.split(":")[2].split("/")[0])
+        with urllib.request.urlopen(f"http://localhost:{port}/live.json", timeout=5) as answer:
+            relay = json.loads(answer.read())["relay"]
+        ws_port = int(relay.rsplit(":", 1)[1])
+        assert relay == f"ws://localhost:{ws_port}"
+        assert " 101 " in _handshake(ws_port, f"http://localhost:{port}") + " "
+        assert " 403 " in _handshake(ws_port, "http://evil.example") + " "
+        assert (tmp_path / ".relay" / "jetstream").is_dir()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(20)
+    import socket
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", ws_port), timeout=2):
+        pass
