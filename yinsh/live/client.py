@@ -290,7 +290,7 @@ class RoomClient:
                 headers["Nats-Expected-Last-Subject-Sequence"] = str(expected)
             left = max(0.1, deadline - time.monotonic())
             try:
-                ack = await self.js.publish(game_subject(self.room.name), data, timeout=min(left, 2.0),
+                ack = await self.js.publish(game_subject(self.room.name), data, timeout=min(left, 1.0),
                                             headers=headers)
             except APIError as exc:
                 if exc.err_code != WRONG_LAST_SEQUENCE:
