@@ -120,11 +120,15 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
     limit = asyncio.Semaphore(SETUP_CONCURRENCY)
     set_up_started = time.perf_counter()
 
+    failures: dict[str, int] = {}
+
     async def one(i: int) -> Pair | None:
         async with limit:
             try:
                 return await _setup(connections, i)
-            except Exception:
+            except Exception as exc:
+                why = f"{type(exc).__name__}: {exc}"[:120]
+                failures[why] = failures.get(why, 0) + 1
                 return None
 
     made = await asyncio.gather(*(one(i) for i in range(rooms)))
@@ -138,7 +142,7 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
     rng = random.Random(seed)
     await asyncio.gather(*(_play(p, until, random.Random(rng.random())) for p in pairs))
     await asyncio.sleep(5)  # what is in flight arrives
-    out: dict = {"rooms": len(pairs), "failed_setup": rooms - len(pairs), "set_up": set_up, "latencies": [],
+    out: dict = {"rooms": len(pairs), "failed_setup": rooms - len(pairs), "why": failures, "set_up": set_up, "latencies": [],
                  "moves": 0, "lost": 0, "doubled": 0, "errors": 0, "retries": 0, "resends": 0, "disagree": 0,
                  "gaps": [], "start": start}
     for pair in pairs:
@@ -205,7 +209,8 @@ def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, serv
         results = pending.get(deadline + 60)
     cpu_after = [_cpu_seconds(s.process.pid) for s in servers if s.process]
     merged: dict = {"rooms": 0, "failed_setup": 0, "latencies": [], "moves": 0, "lost": 0, "doubled": 0,
-                    "errors": 0, "retries": 0, "resends": 0, "disagree": 0, "gaps": [], "set_up": 0.0}
+                    "errors": 0, "retries": 0, "resends": 0, "disagree": 0, "gaps": [], "set_up": 0.0,
+                    "why": {}}
     for r in results:
         for key in ("rooms", "failed_setup", "moves", "lost", "doubled", "errors", "retries", "resends",
                     "disagree"):
@@ -213,6 +218,8 @@ def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, serv
         merged["latencies"] += r["latencies"]
         merged["gaps"] += r["gaps"]
         merged["set_up"] = max(merged["set_up"], r["set_up"])
+        for why, n in r["why"].items():
+            merged["why"][why] = merged["why"].get(why, 0) + n
     merged["server_cpu"] = sum(after - before for before, after in zip(cpu_before, cpu_after))
     return merged
 
@@ -221,6 +228,8 @@ def report(title: str, r: dict, seconds: float) -> None:
     lat = [x * 1000 for x in r["latencies"]]
     print(f"\n{title}")
     print(f"  rooms playing          {r['rooms']:,} ({r['failed_setup']} failed to set up; set-up {r['set_up']:.1f} s)")
+    for why, n in sorted(r["why"].items()):
+        print(f"  set-up failed          {n} × {why}")
     print(f"  moves                  {r['moves']:,} in {seconds:.0f} s ({r['moves'] / seconds:,.0f}/s; "
           f"target {r['rooms']:,}/s)")
     print(f"  latency, ms            p50 {_percentile(lat, 50):.1f}  p95 {_percentile(lat, 95):.1f}  "

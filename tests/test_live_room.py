@@ -344,6 +344,7 @@ class TestWire:
         assert config["subjects"] == ["yinsh.room.*.*"] and config["num_replicas"] == 3
         assert config["discard"] == "new" and config["discard_new_per_subject"] is True
         assert config["max_msg_size"] == MAX_MESSAGE_BYTES and config["storage"] == "file"
+        assert config["max_consumers"] >= 10_000  # nats-server 2.15 would otherwise allow 1,000
 
     def test_every_kind_round_trips(self):
         values = {"colours": "random", "name": "Ana", "nonce": "nonce-of-ana", "ply": 7, "move": "e4-e10",

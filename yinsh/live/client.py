@@ -150,6 +150,7 @@ async def ensure_stream(nc: NATS, replicas: int = 1, timeout: float = 30.0) -> N
                 discard_new_per_subject=config["discard_new_per_subject"],
                 max_msgs_per_subject=config["max_msgs_per_subject"], max_msg_size=config["max_msg_size"],
                 max_bytes=config["max_bytes"], max_age=config["max_age"], num_replicas=replicas,
+                max_consumers=config["max_consumers"],
                 duplicate_window=config["duplicate_window"]))
             return
         except (nats.errors.TimeoutError, nats.js.errors.ServiceUnavailableError, nats.js.errors.NoStreamResponseError):

@@ -81,6 +81,9 @@ MAX_MESSAGES_PER_SUBJECT: Final = 5000
 """A room's game (or its chat) holds at most this many messages; more are refused by the
 relay (the stream discards new messages per subject): a dozen whole games, or a flood."""
 MAX_STREAM_BYTES: Final = 1 << 30
+MAX_CONSUMERS: Final = 100_000
+"""Readers of the stream at once (one a page in a room). nats-server 2.15 limits a stream to
+1,000 consumers unless its configuration names a limit (and takes no -1 for none)."""
 
 COLOURS: Final = ("white", "black", "random")
 """What a room's creator chooses for the first seat: White, Black or decided at the start."""
@@ -177,6 +180,7 @@ def stream_config(replicas: int = 1) -> dict[str, Any]:
         "max_msgs_per_subject": MAX_MESSAGES_PER_SUBJECT,
         "max_msg_size": MAX_MESSAGE_BYTES,
         "max_bytes": MAX_STREAM_BYTES,
+        "max_consumers": MAX_CONSUMERS,
         "max_age": MAX_AGE_SECONDS,  # seconds here; the JetStream API itself counts nanoseconds
         "num_replicas": replicas,
         "duplicate_window": 120,  # seconds: a publish retried with the same Nats-Msg-Id is stored once
