@@ -71,10 +71,10 @@ def _watch(pair: Pair, index: int) -> None:
     me.on_event = on_event
 
 
-async def _setup(connections: list, index: int) -> Pair:
+async def _setup(connections: list, index: int, heartbeat: float) -> Pair:
     name = new_room_name()
-    ana = await RoomClient(connections[(2 * index) % len(connections)], name).open()
-    ben = await RoomClient(connections[(2 * index + 1) % len(connections)], name).open()
+    ana = await RoomClient(connections[(2 * index) % len(connections)], name, heartbeat=heartbeat).open()
+    ben = await RoomClient(connections[(2 * index + 1) % len(connections)], name, heartbeat=heartbeat).open()
     pair = Pair([ana, ben])
     _watch(pair, 0)
     _watch(pair, 1)
@@ -115,7 +115,7 @@ async def _play(pair: Pair, until: float, rng: random.Random) -> None:
 
 
 async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, sync: Path,
-                       connections_per_worker: int) -> dict:
+                       connections_per_worker: int, heartbeat: float) -> dict:
     connections = [await connect(urls[i % len(urls):] + urls[:i % len(urls)]) for i in range(connections_per_worker)]
     limit = asyncio.Semaphore(SETUP_CONCURRENCY)
     set_up_started = time.perf_counter()
@@ -125,7 +125,7 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
     async def one(i: int) -> Pair | None:
         async with limit:
             try:
-                return await _setup(connections, i)
+                return await _setup(connections, i, heartbeat)
             except Exception as exc:
                 why = f"{type(exc).__name__}: {exc}"[:120]
                 failures[why] = failures.get(why, 0) + 1
@@ -142,9 +142,9 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
     rng = random.Random(seed)
     await asyncio.gather(*(_play(p, until, random.Random(rng.random())) for p in pairs))
     await asyncio.sleep(5)  # what is in flight arrives
-    out: dict = {"rooms": len(pairs), "failed_setup": rooms - len(pairs), "why": failures, "set_up": set_up, "latencies": [],
-                 "moves": 0, "lost": 0, "doubled": 0, "errors": 0, "retries": 0, "resends": 0, "disagree": 0,
-                 "gaps": [], "start": start}
+    out: dict = {"rooms": len(pairs), "failed_setup": rooms - len(pairs), "why": failures, "set_up": set_up,
+                 "latencies": [], "moves": 0, "lost": 0, "doubled": 0, "errors": 0, "retries": 0, "resends": 0,
+                 "disagree": 0, "gaps": [], "start": start}
     for pair in pairs:
         out["latencies"] += pair.latencies
         out["moves"] += len(pair.sent)
@@ -168,8 +168,8 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
 
 def _worker(args: tuple) -> dict:
     logging.getLogger("nats").setLevel(logging.CRITICAL)  # a killed node's reconnections: counted, not printed
-    urls, rooms, seconds, seed, sync, conns, deadline = args
-    return asyncio.run(asyncio.wait_for(_worker_main(urls, rooms, seconds, seed, sync, conns), deadline))
+    urls, rooms, seconds, seed, sync, conns, heartbeat, deadline = args
+    return asyncio.run(asyncio.wait_for(_worker_main(urls, rooms, seconds, seed, sync, conns, heartbeat), deadline))
 
 
 def _percentile(values: list[float], p: float) -> float:
@@ -187,14 +187,14 @@ def _cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
-def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, servers: list[Relay],
+def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, servers: list[Relay], heartbeat: float,
         kill_at: float | None = None, kill: Relay | None = None) -> dict:
     """Play ``rooms`` rooms for ``seconds`` over ``procs`` processes; with ``kill_at``, ``kill``
     the node that many seconds into the run."""
     share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
     deadline = seconds + 600
     sync = Path(tempfile.mkdtemp(prefix="yinsh-bench-live-sync-"))
-    jobs = [(urls, n, seconds, seed + i, sync, 4, deadline) for i, n in enumerate(share) if n]
+    jobs = [(urls, n, seconds, seed + i, sync, 4, heartbeat, deadline) for i, n in enumerate(share) if n]
     with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
         pending = pool.map_async(_worker, jobs)
         while not pending.ready() and len(list(sync.glob("ready-*"))) < len(jobs):
@@ -255,8 +255,8 @@ def single(args: argparse.Namespace, tmp: Path) -> None:
     try:
         asyncio.run(_prepare(relay.url, 1))
         print(f"one nats-server ({relay.binary.name}, file storage), {args.rooms:,} rooms, {args.seconds:.0f} s, "
-              f"{args.procs} client processes", flush=True)
-        r = run([relay.url], args.rooms, args.seconds, args.procs, args.seed, [relay])
+              f"{args.procs} client processes, consumers' heartbeat {args.heartbeat:g} s", flush=True)
+        r = run([relay.url], args.rooms, args.seconds, args.procs, args.seed, [relay], args.heartbeat)
         report(f"one relay: {args.rooms:,} rooms", r, args.seconds)
     finally:
         relay.stop()
@@ -279,9 +279,10 @@ def cluster(args: argparse.Namespace, tmp: Path, victim_role: str) -> None:
             victim = next(n for n in nodes if n.name != leader)
         print(f"\nthree nats-servers, the stream replicated on all three (R3), {args.cluster_rooms:,} rooms, "
               f"{args.seconds:.0f} s; a node killed mid-run: {victim.name}, the stream's {victim_role} "
-              f"(a third of the players are connected to it)", flush=True)
+              f"(a third of the players are connected to it); consumers' heartbeat {args.cluster_heartbeat:g} s",
+              flush=True)
         r = run([n.url for n in nodes], args.cluster_rooms, args.seconds, args.procs, args.seed + 100, nodes,
-                kill_at=args.seconds / 2, kill=victim)
+                args.cluster_heartbeat, kill_at=args.seconds / 2, kill=victim)
         report(f"cluster: {args.cluster_rooms:,} rooms, {victim.name} (the stream's {victim_role}) killed", r,
                args.seconds)
     finally:
@@ -303,6 +304,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30, help="how long the rooms play (default 30)")
     parser.add_argument("--procs", type=int, default=os.cpu_count() or 2, help="client processes")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--heartbeat", type=float, default=5.0,
+                        help="the ordered consumers' idle heartbeat on one relay, s (nats-py's default: 5)")
+    parser.add_argument("--cluster-heartbeat", type=float, default=1.0,
+                        help="on the cluster, s: two missed and a consumer is made again (how fast games go on)")
     parser.add_argument("--skip-single", action="store_true")
     parser.add_argument("--skip-cluster", action="store_true")
     parser.add_argument("--kill", nargs="+", choices=("follower", "leader"), default=["follower", "leader"],

@@ -14,6 +14,7 @@ import random
 
 import nats.errors
 import pytest
+from helpers import ROOT
 from live import clients, close_all, play_moves, run, start_cluster, start_relay
 from nats.js.errors import APIError
 
@@ -363,8 +364,6 @@ def test_serve_with_a_relay_tells_the_page_where_it_is(tmp_path):
     import sys
     import urllib.request
 
-    from helpers import ROOT
-
     process = subprocess.Popen([sys.executable, "-m", "yinsh", "serve", "--port", "0", "--relay", "--root",
                                 str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
@@ -386,3 +385,46 @@ def test_serve_with_a_relay_tells_the_page_where_it_is(tmp_path):
     import socket
     with pytest.raises(OSError), socket.create_connection(("127.0.0.1", ws_port), timeout=2):
         pass
+
+
+def test_a_locked_down_relay_lets_pages_play_and_nothing_else(tmp_path):
+    """The permissions of docs/HOSTING.md, for real: an anonymous page plays a room; it cannot
+    manage the stream, publish elsewhere or read rooms by a core subscription."""
+    from yinsh.live.server import PAGE_PUBLISH, PAGE_SUBSCRIBE
+
+    server = start_relay(tmp_path, admin_password="admin-secret")
+    try:
+        async def main():
+            admin = await connect(server.url, user="admin", password="admin-secret")
+            await ensure_stream(admin)
+            await admin.close()
+            people = await clients(server.url, 3)  # anonymous: the page's permissions
+            await people[0].start()
+            await play_moves(people[:2], 6, random.Random(17))
+            await people[2].chat("hello")
+            await people[2].wait_for(lambda room: room.game.ply == 6 and len(room.chat) == 1)
+            page = people[2].nc
+            errors = []
+
+            async def on_error(error):  # permission violations arrive here
+                errors.append(str(error))
+
+            page._error_cb = on_error
+            js = page.jetstream()
+            with pytest.raises(Exception, match="[Pp]ermission|timeout|no responders"):
+                await js.delete_stream(STREAM)
+            with pytest.raises(Exception, match="[Pp]ermission|timeout|no responders"):
+                await js.add_stream(name="MINE", subjects=["mine.>"])
+            await page.publish("elsewhere", b"x")
+            snoop = await page.subscribe("yinsh.room.*.game")
+            await page.flush()
+            await asyncio.sleep(0.3)
+            assert any("elsewhere" in e for e in errors) and any("yinsh.room.*.game" in e for e in errors), errors
+            await snoop.unsubscribe()
+            await close_all(people)
+        run(main())
+    finally:
+        server.stop()
+    hosting = (ROOT / "docs" / "HOSTING.md").read_text(encoding="utf-8")
+    missing = [s for s in PAGE_PUBLISH + PAGE_SUBSCRIBE if f'"{s}"' not in hosting]
+    assert not missing, f"docs/HOSTING.md's locked-down configuration lacks {missing}"

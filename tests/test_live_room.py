@@ -226,6 +226,16 @@ class TestMoves:
         assert fold.room.phase == "over" and fold.room.ending == "rules"
         assert fold.room.result() == record.game.result
 
+    def test_a_forced_pass_is_played_by_the_room(self):
+        """White's rings cannot move: after Black's move every page plays White's pass itself."""
+        from test_rules import _blocked
+
+        fold = playing()
+        fold.room.game = _blocked(turn=1, extra_black=["k10"])
+        fold.send(fold.room.draft_move(BEN, "k10-k9"), BEN)
+        assert [str(m) for m in fold.room.game.moves[-2:]] == ["k10-k9", "pass"]
+        assert fold.room.to_move_key() == BEN and fold.room.phase == "playing"
+
     def test_random_games_fold_alike(self):
         rng = random.Random(2)
         for _ in range(3):

@@ -128,13 +128,12 @@ def valid_room(name: object) -> bool:
     >>> valid_room("k3JH_x-9aZ0qLw2mNb7cQe"), valid_room("a.b*c>d e"), valid_room("short")
     (True, False, False)
     """
-    return (type(name) is str and ROOM_LENGTH[0] <= len(name) <= ROOM_LENGTH[1]
-            and all(c in _ROOM_CHARS for c in name))
+    return valid_token(name, ROOM_LENGTH)
 
 
 def valid_token(text: object, lengths: tuple[int, int]) -> bool:
     """Whether ``text`` is ``lengths[0]`` to ``lengths[1]`` of ``A–Z a–z 0–9 _ -`` (base64url)."""
-    return type(text) is str and lengths[0] <= len(text) <= lengths[1] and all(c in _ROOM_CHARS for c in text)
+    return type(text) is str and lengths[0] <= len(text) <= lengths[1] and set(text).issubset(_ROOM_CHARS)
 
 
 def game_subject(room: str) -> str:

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Final
 from yinsh.compat import ordered_dict
 from yinsh.errors import YinshError
 from yinsh.game import Game
+from yinsh.state import has_row, ring_moves
 from yinsh.live.protocol import (
     COLOURS,
     MAX_CHAT,
@@ -355,6 +356,10 @@ class Room:
         assert game is not None
         # A player with no ring move passes, and only then: nobody chooses it, every page plays it.
         while game.result is None:
+            state = game.state
+            mine = state.black_markers if state.turn else state.white_markers
+            if state.in_placement or (not has_row(mine) and ring_moves(state)):
+                break  # a ring to move and no row of theirs to remove first: no forced pass (cheaply)
             moves = game.legal_moves()
             if len(moves) != 1 or str(moves[0]) != "pass":
                 break

