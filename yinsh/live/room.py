@@ -46,7 +46,6 @@ from typing import TYPE_CHECKING, Final
 from yinsh.compat import ordered_dict
 from yinsh.errors import YinshError
 from yinsh.game import Game
-from yinsh.state import has_row, ring_moves
 from yinsh.live.protocol import (
     COLOURS,
     MAX_CHAT,
@@ -61,6 +60,7 @@ from yinsh.live.protocol import (
     valid_room,
     valid_token,
 )
+from yinsh.state import has_row, ring_moves
 
 if TYPE_CHECKING:
     from collections.abc import Callable
