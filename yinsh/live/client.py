@@ -272,7 +272,7 @@ class RoomClient:
         same ``Nats-Msg-Id`` (its signature: Ed25519 signs the same text alike), which the relay
         stores once."""
         deadline = time.monotonic() + timeout
-        junk_only = 0
+        junk_only = unanswered = 0
         self._pending = self._won = None
         for _ in range(attempts):
             if self._won is not None:  # an earlier attempt was stored and counted after all
@@ -291,8 +291,10 @@ class RoomClient:
                 headers["Nats-Expected-Last-Subject-Sequence"] = str(expected)
             left = max(0.1, deadline - time.monotonic())
             try:
-                ack = await self.js.publish(game_subject(self.room.name), data, timeout=min(left, 1.0),
-                                            headers=headers)
+                # 1 s for an answer, then 2 s: soon sent again when a node died, without piling
+                # resends on a relay (or a client) that is only slow
+                ack = await self.js.publish(game_subject(self.room.name), data,
+                                            timeout=min(left, 2.0 if unanswered else 1.0), headers=headers)
             except APIError as exc:
                 if exc.err_code != WRONG_LAST_SEQUENCE:
                     if exc.code != 503 or time.monotonic() > deadline:
@@ -309,6 +311,7 @@ class RoomClient:
                 if time.monotonic() > deadline:
                     raise
                 self.resends += 1
+                unanswered += 1
                 await asyncio.sleep(0.2)
                 continue
             await self.wait_for(_past(ack.seq - 1), left)
