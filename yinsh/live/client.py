@@ -39,7 +39,15 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
-from nats.js.api import DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
+from nats.js.api import (
+    AckPolicy,
+    ConsumerConfig,
+    DeliverPolicy,
+    DiscardPolicy,
+    RetentionPolicy,
+    StorageType,
+    StreamConfig,
+)
 from nats.js.errors import APIError, NotFoundError
 
 from yinsh.live.protocol import (
@@ -175,7 +183,8 @@ class RoomClient:
     """
 
     def __init__(self, nc: NATS, name: str, keys: Keys | None = None,
-                 on_event: Callable[[Message, int], None] | None = None, heartbeat: float = 1.0) -> None:
+                 on_event: Callable[[Message, int], None] | None = None, heartbeat: float = 1.0,
+                 ordered: bool = True) -> None:
         self.nc = nc
         self.js = nc.jetstream()
         self.room = Room(name)
@@ -184,6 +193,11 @@ class RoomClient:
         self.heartbeat = heartbeat
         """The consumer's idle heartbeat (s): two missed (the relay restarted, its node died) and
         the ordered consumer is made again from the last sequence folded."""
+        self.ordered = ordered
+        """An ordered consumer (what a page uses: it survives a relay's restart). ``False``: a
+        plain ephemeral push consumer without flow control or heartbeats, which costs nats-py no
+        timers (two per ordered consumer: thousands of wake-ups a second for a load generator
+        holding thousands of players) and does not survive a restart."""
         self.retries = 0
         """Publishes the relay refused (a stale expected sequence) and that were sent again."""
         self.resends = 0
@@ -203,9 +217,15 @@ class RoomClient:
 
     async def open(self, presence: bool = False) -> RoomClient:
         """Start folding the room from its first message; return once what was stored is read."""
-        self._subscription = await self.js.subscribe(room_filter(self.room.name), cb=self._fold,
-                                                     ordered_consumer=True, stream=STREAM,
-                                                     idle_heartbeat=self.heartbeat)
+        if self.ordered:
+            self._subscription = await self.js.subscribe(room_filter(self.room.name), cb=self._fold,
+                                                         ordered_consumer=True, stream=STREAM,
+                                                         idle_heartbeat=self.heartbeat)
+        else:
+            self._subscription = await self.js.subscribe(
+                room_filter(self.room.name), cb=self._fold, stream=STREAM, manual_ack=True,
+                config=ConsumerConfig(ack_policy=AckPolicy.NONE, deliver_policy=DeliverPolicy.ALL, mem_storage=True,
+                                      inactive_threshold=60.0))
         await self.caught_up()
         if presence:
             self._presence = await self.nc.subscribe(presence_subject(self.room.name), cb=self._heard)
