@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 import nats.errors
 import pytest
@@ -72,6 +73,24 @@ def test_a_whole_game_two_players_and_a_watcher(relay):
                                                                               ("Ana", "thanks")]
             assert dict(person.room.ignored) == {}
         await close_all([ana, ben, watcher])
+    run(main())
+
+
+def test_presence_says_who_is_connected(relay):
+    """Heartbeats on the room's core subject (not stored): who is here, and who closed the page."""
+    async def main():
+        ana, ben = await clients(relay.url, 2)
+        watcher = RoomClient(await connect(relay.url), ana.room.name)
+        for person in (ana, ben, watcher):
+            await person.close()
+            await person.open(presence=True)
+        now = lambda: int(time.time() * 1000)  # noqa: E731
+        await ana.wait_for(lambda room: room.present(now()) == ["Ana", "Ben", "a watcher"], 30)
+        await watcher.close()  # says "gone"
+        await ana.wait_for(lambda room: room.present(now()) == ["Ana", "Ben"], 30)
+        assert ana.room.connected(ben.key, now()) and not ana.room.connected(watcher.key, now())
+        await watcher.nc.close()
+        await close_all([ana, ben])
     run(main())
 
 
