@@ -388,3 +388,38 @@ class TestWire:
         except BadMessage:
             return
         assert message.kind in FIELDS
+
+
+class TestStatus:
+    """What the page shows (yinsh.live.status): the testing contract's values and the buttons."""
+
+    def test_from_waiting_to_over_for_each_person(self):
+        from yinsh.live.status import live_status
+
+        fold = Fold()
+        assert live_status(fold.room, ANA, True, 0).prompt == "This room does not exist, or it has expired."
+        fold.send(fold.room.draft_create(ANA, "black"), ANA)
+        fold.send(fold.room.draft_join(ANA, "Ana", "nonce-of-ana"), ANA)
+        ana = live_status(fold.room, ANA, True, 0)
+        assert (ana.live, ana.seat, ana.actions, ana.prompt) == ("waiting", "watcher", ["leave", "chat"],
+                                                                "Waiting for a second player.")
+        fold.send(fold.room.draft_join(BEN, "Ben", "nonce-of-ben"), BEN)
+        assert live_status(fold.room, BEN, True, 0).actions == ["start", "leave", "chat"]
+        assert live_status(fold.room, CLEO, True, 0).actions == ["chat"]
+        fold.send(fold.room.draft_start(ANA), ANA)
+        for presence in (BEN, CLEO):
+            fold.room.presence(decode(fold.room.draft_presence("here", 1).signed(presence, SIG)), True, 1000)
+        ben, ana, cleo = (live_status(fold.room, k, True, 2000) for k in (BEN, ANA, CLEO))
+        assert (ben.live, ben.seat, ben.prompt) == ("playing", "white", "Your move.")
+        assert ben.actions == ["move", "resign", "leave", "chat"]
+        assert (ana.seat, ana.actions, ana.prompt) == ("black", ["resign", "leave", "chat"], "Waiting for Ben.")
+        assert (cleo.seat, cleo.watchers, cleo.actions) == ("watcher", 1, ["chat"])
+        assert [(p.name, p.colour, p.connected, p.you) for p in ana.players] == [
+            ("Ana", "black", False, True), ("Ben", "white", True, False)]
+        assert live_status(fold.room, ANA, True, 1000 + 20_000).prompt == "Ben is disconnected: the game waits."
+        assert live_status(fold.room, ANA, False, 2000).live == "reconnecting"
+        fold.send(fold.room.draft_leave(BEN), BEN)
+        over = live_status(fold.room, ANA, True, 2000)
+        assert (over.live, over.result, over.prompt) == ("over", "0-1", "Game over: 0-1, a player left.")
+        fold.send(fold.room.draft_chat(CLEO, "gg"), CLEO)
+        assert live_status(fold.room, ANA, True, 2000).chat == [["watcher 1", "gg"]]

@@ -33,7 +33,7 @@ ENTRY_MODULES = (
     "yinsh/web/prefs.py", "yinsh/web/rules.py", "yinsh/web/graph.py", "yinsh/web/records.py",
     "yinsh/web/saved.py", "yinsh/web/embedding.py", "yinsh/web/session.py", "yinsh/web/status.py",
     "yinsh/web/computer.py", "yinsh/web/preview.py", "yinsh/web/cues.py",
-    "yinsh/live/protocol.py", "yinsh/live/room.py",
+    "yinsh/live/protocol.py", "yinsh/live/room.py", "yinsh/live/status.py",
 )
 """The modules of the page's main thread that need no browser (files of the repository)."""
 LANE_ONLY = ("yinsh/perft.py",)

@@ -443,6 +443,7 @@ def live_room(text, colours, junk):
     resignation and a rematch; what the room shows after each step, and the wire's text."""
     from yinsh.live.protocol import BadMessage, decode
     from yinsh.live.room import LiveError, Room
+    from yinsh.live.status import live_status
 
     room = Room("k3JH_x-9aZ0qLw2mNb7cQe")
     ana, ben, cleo, sig = "A" * 43, "B" * 43, "C" * 43, "s" * 86
@@ -468,9 +469,14 @@ def live_room(text, colours, junk):
         return [room.phase, room.version, room.game_seq, room.chat_seq, room.white, room.games,
                 room.game.record() if room.game else None, room.result(), room.ending,
                 [[k, room.ignored[k]] for k in sorted(room.ignored)], [[c.author, c.text] for c in room.chat],
-                [s.name if s else None for s in room.seats], room.role_of(ana), room.role_of(cleo)]
+                [s.name if s else None for s in room.seats], room.role_of(ana), room.role_of(cleo)] + [
+                    [st.live, st.seat, [[p.seat, p.name, p.colour, p.connected, p.you] for p in st.players],
+                     st.watchers, st.actions, st.prompt, st.result, st.chat, st.ignored]
+                    for st in (live_status(room, who, who != ben, 5000) for who in (ana, ben, cleo))]
 
     send(room.draft_create(ana, colours), ana)
+    room.presence(decode(room.draft_presence("here", 7).signed(ana, sig)), True, 4000)
+    room.presence(decode(room.draft_presence("here", 9).signed(cleo, sig)), True, 100)
     send(room.draft_join(ana, "Ana", "nonce-of-ana"), ana)
     send(room.draft_join(ben, "Bén 🙂", "nonce-of-ben"), ben)
     try:

@@ -410,11 +410,14 @@ class Room:
         seen = self._seen.get(key)
         return seen is not None and now_ms - seen < PRESENCE_TIMEOUT_MS
 
+    def present_keys(self, now_ms: int) -> list[str]:
+        """The keys of who is connected: the seats first, then watchers (by key)."""
+        return sorted((k for k in self._seen if self.connected(k, now_ms)),
+                      key=lambda k: (self.seat_of(k) is None, self.seat_of(k) or 0, k))
+
     def present(self, now_ms: int) -> list[str]:
         """Who is connected, by how chat names them: the seats first, then watchers."""
-        keys = sorted((k for k in self._seen if self.connected(k, now_ms)),
-                      key=lambda k: (self.seat_of(k) is None, self.seat_of(k) or 0, k))
-        return [self._label(k) for k in keys]
+        return [self._label(k) for k in self.present_keys(now_ms)]
 
     def _label(self, key: str) -> str:
         seat = self.seat_of(key)
