@@ -145,13 +145,15 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
     while not (sync / "go").exists():  # every worker's rooms start playing together
         await asyncio.sleep(0.05)
     start = time.perf_counter()
+    cpu = time.process_time()
     until = start + seconds
     rng = random.Random(seed)
     await asyncio.gather(*(_play(p, until, random.Random(rng.random())) for p in pairs))
+    cpu = time.process_time() - cpu
     await asyncio.sleep(5)  # what is in flight arrives
     out: dict = {"rooms": len(pairs), "failed_setup": rooms - len(pairs), "why": failures, "set_up": set_up,
                  "latencies": [], "moves": 0, "lost": 0, "doubled": 0, "errors": 0, "retries": 0, "resends": 0,
-                 "disagree": 0, "gaps": [], "start": start}
+                 "disagree": 0, "gaps": [], "start": start, "client_cpu": cpu}
     for pair in pairs:
         out["latencies"] += pair.latencies
         out["moves"] += len(pair.sent)
@@ -217,7 +219,7 @@ def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, serv
     cpu_after = [_cpu_seconds(s.process.pid) for s in servers if s.process]
     merged: dict = {"rooms": 0, "failed_setup": 0, "latencies": [], "moves": 0, "lost": 0, "doubled": 0,
                     "errors": 0, "retries": 0, "resends": 0, "disagree": 0, "gaps": [], "set_up": 0.0,
-                    "why": {}}
+                    "why": {}, "client_cpu": 0.0}
     for r in results:
         for key in ("rooms", "failed_setup", "moves", "lost", "doubled", "errors", "retries", "resends",
                     "disagree"):
@@ -225,6 +227,7 @@ def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, serv
         merged["latencies"] += r["latencies"]
         merged["gaps"] += r["gaps"]
         merged["set_up"] = max(merged["set_up"], r["set_up"])
+        merged["client_cpu"] += r["client_cpu"]
         for why, n in r["why"].items():
             merged["why"][why] = merged["why"].get(why, 0) + n
     merged["server_cpu"] = sum(after - before for before, after in zip(cpu_before, cpu_after))
@@ -244,7 +247,8 @@ def report(title: str, r: dict, seconds: float) -> None:
     print(f"  lost / doubled         {r['lost']} / {r['doubled']}   (rooms whose players disagree: {r['disagree']})")
     print(f"  refused, sent again    {r['retries']} (expected sequence), {r['resends']} (no answer); "
           f"moves that failed {r['errors']}")
-    print(f"  relay CPU              {r['server_cpu']:.1f} s over the run")
+    print(f"  CPU over the run       relay {r['server_cpu']:.1f} s, players {r['client_cpu']:.1f} s "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     if r["gaps"]:
         gaps = sorted(r["gaps"])
         print(f"  after the kill         every game moved again within {gaps[-1]:.2f} s "
