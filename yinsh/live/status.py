@@ -13,7 +13,7 @@ prompt, and the chat. The page's view holds no rule of its own: it copies these 
 'room'
 >>> status = live_status(room, ana, connected=True, now_ms=0)
 >>> status.live, status.seat, status.actions, status.prompt
-('waiting', 'watcher', ['join'], 'Take a seat to play, or watch.')
+('waiting', 'watcher', ['join', 'chat'], 'Take a seat to play, or watch.')
 """
 
 from __future__ import annotations
