@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from urllib.request import urlopen
 
 import pytest
+from helpers import unavailable
 
 from yinsh.render import static_board_svg
 from yinsh.serve import IMMUTABLE, KILL_SWITCH_SW, REVALIDATE, cache_control, make_server
@@ -349,6 +350,20 @@ class TestVersions:
                            ("nats", {"nats.js", "LICENSE"})):
             shipped = {p.name for p in (VENDOR / sub).iterdir()}
             assert names <= shipped and not any(n.endswith(".map") for n in shipped), (sub, shipped)
+
+    def test_the_vendored_nats_client_is_one_self_contained_module(self):
+        """static/vendor/nats/nats.js (live rooms) imports nothing else and exports the client."""
+        import shutil
+        import subprocess
+
+        if shutil.which("node") is None:
+            unavailable("Node.js is not installed")
+        module = VENDOR / "nats" / "nats.js"
+        script = f"const m = await import({json.dumps(module.as_uri())}); console.log(typeof m.connect)"
+        done = subprocess.run(["node", "--no-warnings", "--input-type=module", "-e", script], capture_output=True,
+                              text=True, timeout=60)
+        assert done.stdout.strip() == "function", done.stderr
+        assert not re.search(r"^\s*import\s.*from\s", module.read_text(encoding="utf-8"), re.M)
 
     def test_same_sources_same_build(self, site, tmp_path):
         out, summary = site
