@@ -16,10 +16,10 @@ import time
 import nats.errors
 import pytest
 from helpers import ROOT
-from live import clients, close_all, play_moves, run, start_cluster, start_relay
+from live import clients, close_all, play_moves, relay_binary, run, start_cluster, start_relay
 from nats.js.errors import APIError
 
-from yinsh.live.client import Keys, Refused, RoomClient, connect, ensure_stream
+from yinsh.live.client import Keys, Refused, RoomClient, connect, ensure_stream, new_room_name
 from yinsh.live.protocol import STREAM, Draft, chat_subject, game_subject
 
 pytestmark = pytest.mark.live
@@ -297,7 +297,6 @@ def test_a_three_node_cluster_loses_a_node_mid_game(tmp_path):
             await nc.close()
             for i in range(3):
                 people.append(await connect([urls[i]] + urls[:i] + urls[i + 1:]))
-            from yinsh.live.client import new_room_name
             name = new_room_name()
             ana, ben, watcher = [await opened(RoomClient(c, name)) for c in people]
             await ana.create("white")
@@ -447,3 +446,58 @@ def test_a_locked_down_relay_lets_pages_play_and_nothing_else(tmp_path):
     hosting = (ROOT / "docs" / "HOSTING.md").read_text(encoding="utf-8")
     missing = [s for s in PAGE_PUBLISH + PAGE_SUBSCRIBE if f'"{s}"' not in hosting]
     assert not missing, f"docs/HOSTING.md's locked-down configuration lacks {missing}"
+
+
+def test_the_documented_locked_down_configuration_runs(tmp_path):
+    """docs/HOSTING.md's configuration as written (TLS off, its ports and paths made local): the
+    admin creates the stream, the page's user plays a room, and cannot manage the stream."""
+    import re
+
+    from yinsh.live.server import free_port
+
+    hosting = (ROOT / "docs" / "HOSTING.md").read_text(encoding="utf-8")
+    block = hosting[hosting.index("# /etc/nats/yinsh.conf"):]
+    block = block[:block.index("```")]
+    port, http, ws = free_port(), free_port(), free_port()
+    block = re.sub(r"tls \{[^}]*\}", "no_tls: true", block)
+    block = (block.replace("/var/lib/nats", str(tmp_path / "store")).replace("127.0.0.1:4222", f"127.0.0.1:{port}")
+             .replace("127.0.0.1:8222", f"127.0.0.1:{http}").replace("0.0.0.0:443", f"127.0.0.1:{ws}")
+             .replace('"$2a$11$…bcrypt…"', '"admin-secret"'))
+    config = tmp_path / "yinsh.conf"
+    config.write_text(block, encoding="utf-8")
+    import subprocess
+    process = subprocess.Popen([str(relay_binary()), "-c", str(config)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        async def main():
+            url = f"nats://127.0.0.1:{port}"
+            for _ in range(100):
+                try:
+                    admin = await connect(url, user="admin", password="admin-secret", max_reconnect_attempts=0)
+                    break
+                except Exception:
+                    await asyncio.sleep(0.1)
+            await ensure_stream(admin)
+            await admin.close()
+            options = {"user": "page", "password": "no-secret-it-is-public"}
+            people = []
+            for _ in range(2):
+                people.append(await connect(url, **options))
+            ana = await RoomClient(people[0], new_room_name()).open()
+            ben = await RoomClient(people[1], ana.room.name).open()
+            await ana.create("white")
+            await ana.join("Ana")
+            await ben.caught_up()
+            await ben.join("Ben")
+            await ana.caught_up()
+            await ana.start()
+            await ben.wait_for(lambda room: room.phase == "playing")
+            await play_moves([ana, ben], 4, random.Random(19))
+            await ben.wait_for(lambda room: room.game.ply == 4)
+            with pytest.raises(Exception, match="[Pp]ermission|timeout|no responders"):
+                await ana.js.delete_stream(STREAM)
+            await close_all([ana, ben])
+        run(main(), 60)
+    finally:
+        process.terminate()
+        process.wait(10)
