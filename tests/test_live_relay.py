@@ -86,8 +86,9 @@ def test_presence_says_who_is_connected(relay):
             await person.open(presence=True)
         now = lambda: int(time.time() * 1000)  # noqa: E731
         await ana.wait_for(lambda room: room.present(now()) == ["Ana", "Ben", "a watcher"], 30)
-        await watcher.close()  # says "gone"
-        await ana.wait_for(lambda room: room.present(now()) == ["Ana", "Ben"], 30)
+        closed_at = now()
+        await watcher.close()  # says "gone": at a clock held still, only that can remove the watcher
+        await ana.wait_for(lambda room: room.present(closed_at) == ["Ana", "Ben"], 30)
         assert ana.room.connected(ben.key, now()) and not ana.room.connected(watcher.key, now())
         await watcher.nc.close()
         await close_all([ana, ben])
@@ -428,7 +429,7 @@ def test_a_locked_down_relay_lets_pages_play_and_nothing_else(tmp_path):
                 errors.append(str(error))
 
             page._error_cb = on_error
-            js = page.jetstream()
+            js = page.jetstream(timeout=1)  # a refused API request goes unanswered
             with pytest.raises(Exception, match="[Pp]ermission|timeout|no responders"):
                 await js.delete_stream(STREAM)
             with pytest.raises(Exception, match="[Pp]ermission|timeout|no responders"):
@@ -495,7 +496,7 @@ def test_the_documented_locked_down_configuration_runs(tmp_path):
             await play_moves([ana, ben], 4, random.Random(19))
             await ben.wait_for(lambda room: room.game.ply == 4)
             with pytest.raises(Exception, match="[Pp]ermission|timeout|no responders"):
-                await ana.js.delete_stream(STREAM)
+                await ana.nc.jetstream(timeout=1).delete_stream(STREAM)  # refused: no answer
             await close_all([ana, ben])
         run(main(), 60)
     finally:

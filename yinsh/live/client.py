@@ -208,6 +208,7 @@ class RoomClient:
         self._subscription: Any = None
         self._presence: Any = None
         self._heartbeat: asyncio.Task[None] | None = None
+        self._clock = 0
 
     @property
     def key(self) -> str:
@@ -386,7 +387,10 @@ class RoomClient:
         self._wake()
 
     async def _announce(self, kind: str) -> None:
-        draft = self.room.draft_presence(kind, int(time.time() * 1000))
+        # the room takes a presence clock only if it grew: two announcements in one millisecond
+        # (a "here" just before "gone") must not share it
+        self._clock = max(int(time.time() * 1000), self._clock + 1)
+        draft = self.room.draft_presence(kind, self._clock)
         await self.nc.publish(presence_subject(self.room.name), self.keys.message(draft))
 
     async def _beat(self) -> None:
