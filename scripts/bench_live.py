@@ -31,6 +31,7 @@ import logging
 import multiprocessing
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -216,6 +217,7 @@ def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, serv
             kill.kill()
             print(f"  {kill.name} killed {kill_at:.0f} s into the run", flush=True)
         results = pending.get(deadline + 60)
+    shutil.rmtree(sync, ignore_errors=True)
     cpu_after = [_cpu_seconds(s.process.pid) for s in servers if s.process]
     merged: dict = {"rooms": 0, "failed_setup": 0, "latencies": [], "moves": 0, "lost": 0, "doubled": 0,
                     "errors": 0, "retries": 0, "resends": 0, "disagree": 0, "gaps": [], "set_up": 0.0,
