@@ -30,11 +30,11 @@ from ..game import COLORS, Game
 from ..move import Move
 from ..turn import Phase, Turn
 from .access import rows_through
-from .computer import GRAPHS_KEPT, NAMES, ComputerSide
+from .computer import GRAPHS_KEPT, NAMES, ComputerSide, frames_of
 from .guide import guide_line
 from .history import History
 from .settings import REMOTE, Settings, ai_level
-from .sounds import decision_cues
+from .sounds import decision_cues, move_cues
 from .words import MOUSE, TOUCH, several_rows
 
 __all__ = ["Session", "Motion", "NAMES", "GRAPHS_KEPT"]
@@ -172,6 +172,17 @@ class Session(ComputerSide):
         self.turn = Turn(self.game)
         self._changed()
         self._auto_moves()
+
+    def play_arrived(self, move: Move) -> None:
+        """Play ``move``, made on another device (a live room's, checked there by the rules
+        core), drawn in steps and heard as the computer's moves are."""
+        try:
+            frames = frames_of(self.game, move)
+        except Exception:  # only the drawing in steps is lost: the move is played all the same
+            frames = []
+        sounds = move_cues(self.game.state, move)
+        self.commit(move)
+        self._move(move.kind != "pass", frames, sounds)
 
     def _auto_moves(self) -> None:
         """Play the moves nobody chooses (a pass when no ring can move), with a notice."""
