@@ -40,7 +40,7 @@ from .computer import NAMES
 from .settings import REMOTE, Settings
 
 __all__ = ["SeatView", "RoomView", "room_view", "live_settings", "Follower", "CONNECTIONS", "room_link",
-           "ending_text", "kept_notice"]
+           "ending_text", "kept_notice", "live_prompt"]
 
 CONNECTIONS: Final = ("connecting", "open", "reconnecting", "failed")
 """How the page is connected to the relay: first connecting, open, lost and trying again, or
@@ -187,6 +187,28 @@ def _line(room: Room, mine: int | None, connection: str) -> str:
         return ending_text(room) + (" Rematch: colours swap." if mine is not None else "")
     names = _colour_names(room)
     return f"{names.get('white', 'White')} (White) against {names.get('black', 'Black')} (Black)"
+
+
+def live_prompt(room: Room, view: RoomView, to_move: str, person_to_move: bool) -> tuple[str, str] | None:
+    """The status card's prompt and the line under it in a live room, where the page's own
+    (a game at one device, or by link) would be wrong; ``None``: the page's own (the person
+    here is to move, or the rules ended the game). ``to_move``: the colour to move."""
+    if room.phase == "playing" and view.live != "reconnecting" and person_to_move:
+        return None
+    if view.live == "reconnecting":
+        return "Reconnecting…", "The relay is out of reach: moves played meanwhile appear as soon as it answers."
+    if room.phase == "over":
+        if room.ending == "rules":
+            return None
+        return ending_text(room), "Either player may start a rematch (colours swap)."
+    if room.phase != "playing":
+        return "Live room: " + ("waiting for a second player" if room.free_seat() is not None
+                                else "waiting for the start"), view.line
+    names = {s.colour: s.name for s in view.seats if s.name}
+    mover = names.get(to_move) or NAMES[to_move]
+    if view.seat == "watcher":
+        return f"{mover} ({NAMES[to_move]}) to move", "You are watching: every move appears here as it is played."
+    return f"{mover} to move", "Their move appears here as soon as it is played."
 
 
 def live_settings(room: Room, key: str) -> Settings:

@@ -41,7 +41,7 @@ from ..live.protocol import (
     valid_room,
 )
 from ..live.room import LiveError, Room
-from ..page.live import Follower, RoomView, kept_notice, room_link, room_view
+from ..page.live import Follower, RoomView, kept_notice, live_prompt, room_link, room_view
 from .dom import create_proxy, document, element, is_none, load, store, to_js, warn, window
 
 __all__ = ["LiveRoom", "valid_room", "NATS_URL", "KEYS_URL"]
@@ -328,6 +328,11 @@ class LiveRoom:
 
     def act(self, action: str) -> None:
         """A button of the room's panel (``live-join``, ``live-start``, …)."""
+        if action == "live-exit":  # the page without the room's link: the game kept on this device
+            self.closed = True
+            self._announce("gone")
+            window.location.assign(str(window.location.pathname))
+            return
         if action == "live-copy":
             self._task(self._copy())
             return
@@ -494,15 +499,18 @@ class LiveRoom:
         chat = _get("live-chat")
         chat.hidden = not view.can_chat
         self._draw_chat(view)
-        if self.session.remote_to_move() and view.live in ("playing", "reconnecting"):
-            mover = self.session.game.to_move
-            names = {s.colour: s.name for s in view.seats if s.name}
-            _get("prompt").textContent = f"{names.get(mover) or mover.capitalize()} to move" + (
-                "" if view.seat != "watcher" else ", on their device")
-            _get("detail").textContent = ("Reconnecting… their move appears as soon as the relay answers."
-                                          if view.live == "reconnecting" else
-                                          "Their move appears here as soon as it is played.")
+        session = self.session
+        prompt = live_prompt(self.room, view, session.game.to_move, session.person_to_move())
+        if prompt is not None:  # the page's own words are for a game at one device or by link
+            _get("prompt").textContent, _get("detail").textContent = prompt
+            self.app.view.shown.pop("prompt", None)  # the page's words are written again once they apply
         _get("send-link").hidden = True
+        for seat in view.seats:  # the players' card names who sits where
+            if seat.colour and seat.name:
+                kind = document.querySelector(f"#player-{seat.colour} .kind")
+                label = seat.name + (" (you)" if seat.mine else "")
+                if str(kind.textContent) != label:
+                    kind.textContent = label
 
     def _draw_chat(self, view: RoomView) -> None:
         last = view.chat[-1][0] if view.chat else 0
