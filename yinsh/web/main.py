@@ -37,6 +37,8 @@ LIVE_MODULES = ("yinsh/live/__init__.py", "yinsh/live/protocol.py", "yinsh/live/
                 "yinsh/web/live.py")
 """A live room's modules, fetched and imported only when a room opens: a game at one device never
 loads them (tests/test_pyscript_config.py checks the list against their imports)."""
+LIVE_SCRIPTS = ("./static/js/live-keys.js", "./static/vendor/nats/nats.js")
+"""The JavaScript a live room needs (yinsh.web.live imports them), fetched together with its modules."""
 LIVE_CONFIG = "./live.json"
 """Where the site names its relay (``{"relay": "wss://…"}``); ``?relay=`` in the room's link
 wins (a site that names none, tests)."""
@@ -237,6 +239,9 @@ class App:
         self.session.message = "Opening the live room…"
 
         async def run() -> None:
+            # the NATS client and the key helper download while the room's modules load
+            window.eval("window.__yinshLive = Promise.all([" + ", ".join(
+                f"import(new URL('{url}', document.baseURI).href)" for url in LIVE_SCRIPTS) + "]).catch(() => null)")
             try:
                 await _load_modules(LIVE_MODULES)
                 module = __import__("yinsh.web.live", None, None, ["LiveRoom"])
@@ -331,22 +336,23 @@ class App:
 
 
 async def _load_modules(paths: tuple[str, ...]) -> None:
-    """Fetch the page's on-demand modules and write them beside the ones it started with (in
-    development the files; a built site's are in its live bundle)."""
+    """Fetch the page's on-demand modules (all at once) and write them beside the ones it
+    started with, where ``import`` finds them."""
     import os
 
+    missing = []
     for path in paths:
-        folder = path.rpartition("/")[0]
         try:
-            os.stat(path)
-            continue  # there already (a built site's, or loaded before)
+            os.stat(path)  # there already (loaded before)
         except OSError:
-            pass
-        response = await window.fetch("./" + path)
+            missing.append(path)
+    responses = [window.fetch("./" + path) for path in missing]  # the requests go out together
+    for path, pending in zip(missing, responses):
+        response = await pending
         if not response.ok:
             raise OSError(f"{path}: {response.status}")
         text = str(await response.text())
-        parts = folder.split("/")
+        parts = path.split("/")[:-1]
         for i in range(1, len(parts) + 1):
             try:
                 os.mkdir("/".join(parts[:i]))
