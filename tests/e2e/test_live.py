@@ -313,5 +313,25 @@ def test_two_tabs_of_one_seat_play_one_move_for_a_turn(chromium_browser: Any, si
         loser.wait_for_function("document.getElementById('notices').textContent.includes('another page')",
                                 timeout=TIMEOUT)
         second.close()
-        cleo.check()
         dan.check()
+        dan.page.close(run_before_unload=True)  # Dan closes his tab mid-game: Cleo sees it, the game waits
+        cleo.page.wait_for_function(
+            "[...document.querySelectorAll('#live-seats li')].some(li => li.textContent === 'Dan (Black) · disconnected"
+            + "' || li.textContent === 'Dan (Black) · disconnected · to move')", timeout=TIMEOUT)
+        assert cleo.live() == "playing"
+        cleo.check()
+
+
+def test_without_a_reachable_relay_the_page_says_so_and_plays_on(chromium_browser: Any, site_url: str) -> None:
+    from yinsh.live.server import free_port
+
+    with LivePage(chromium_browser, site_url) as page:
+        page.relay_down_allowed = True  # the browser's own report of the refused connection
+        page.go(f"{site_url}/index.html?live=new&relay=ws://127.0.0.1:{free_port()}")
+        page.page.wait_for_function("document.getElementById('live-state').textContent.includes('No relay answers')",
+                                    timeout=30_000)
+        assert page.text("#live-state").count("\n") == 0
+        assert page.board("live") == "" and not page.page.is_visible('#live [data-action="live-join"]')
+        page.click_point("e3")  # everything else works as before: here, a game at this device
+        page.wait_record("1.e3")
+        page.check()

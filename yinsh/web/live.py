@@ -92,6 +92,7 @@ class LiveRoom:
         self.message = ""
         self.shown: dict[str, object] = {}
         self.closed = False
+        self.gone: str | None = None  # the signed ``gone`` sent when the page closes
         self.link = room_link(str(window.location.origin) + str(window.location.pathname), name,
                               relay if relay_in_link else "")
 
@@ -143,7 +144,7 @@ class LiveRoom:
                 "pingInterval": 3000, "maxPingOut": 2, "timeout": 4000}))
             self.jetstream = self.nc.jetstream()
         except Exception as exc:
-            warn(f"no relay at {self.relay}", exc)
+            warn(f"no relay at {self.relay}: {exc}")
             self.fail(f"No relay answers at {self.relay}: live play is unavailable; everything else works.")
             return
         await self._ensure_stream()
@@ -159,9 +160,18 @@ class LiveRoom:
                 await self._join()
 
     def fail(self, line: str) -> None:
+        """No room here (no relay, no Ed25519): the card says why in one line, and the page goes
+        back to the game it showed, playable as before."""
         self.connection = "failed"
-        self.message = line
-        self.app.refresh()
+        self.closed = True
+        self.draw()
+        _get("live-state").textContent = line
+        for selector in ("#live-seats", "#live-watchers", "#live .live-share", "#live-chat", "#live .live-actions"):
+            document.querySelector(selector).hidden = True
+        for target in (document.documentElement, _get("board")):
+            target.removeAttribute("data-live")
+        _get("board").removeAttribute("data-seat")
+        self.app.live_failed()
 
     async def _ensure_stream(self) -> None:
         """Create the rooms' stream where the relay lets a page (a local relay); a locked-down
@@ -420,18 +430,31 @@ class LiveRoom:
         self._task(check())
 
     def _announce(self, kind: str) -> None:
+        """Say ``here`` (signed now, with a ``gone`` for one millisecond later signed beside it)
+        or ``gone``: the one signed at the last beat, sent at once (a closing page has no time
+        to wait for WebCrypto)."""
         if self.nc is None or self.keys is None or self.connection != "open":
             return
-        draft = self.room.draft_presence(kind, _now_ms())
+        if kind == "gone":
+            if self.gone is not None:
+                self._publish_presence(self.gone)
+            return
+        clock = _now_ms()
+        here, gone = self.room.draft_presence("here", clock), self.room.draft_presence("gone", clock + 1)
 
         async def run():
-            signature = str(await self.keys.sign(draft.text().decode("utf-8")))
-            try:
-                self.nc.publish(presence_subject(self.name), draft.signed(self.key, signature).decode("utf-8"))
-            except Exception:  # not connected: the next beat says it
-                pass
+            signed_here = str(await self.keys.sign(here.text().decode("utf-8")))  # no await in a comprehension
+            signed_gone = str(await self.keys.sign(gone.text().decode("utf-8")))  # on MicroPython
+            self.gone = gone.signed(self.key, signed_gone).decode("utf-8")
+            self._publish_presence(here.signed(self.key, signed_here).decode("utf-8"))
 
         self._task(run())
+
+    def _publish_presence(self, data: str) -> None:
+        try:
+            self.nc.publish(presence_subject(self.name), data)
+        except Exception:  # not connected: the next beat says it
+            pass
 
     async def _watch(self) -> None:
         """Every second: the connection's state; every few, a presence beat and the panel."""

@@ -67,6 +67,8 @@ class App:
         self.holding = False
         """While a link's question is open, the saved game in progress is not overwritten."""
         self.live: Any = None
+        self.before_live: tuple | None = None
+        """The game and players shown before the room opened (back to them if it cannot)."""
         """The live room shown (:class:`yinsh.web.live.LiveRoom`, loaded when one opens), or ``None``."""
         if setup.set_aside is not None:
             self.keeper.set_aside(setup.set_aside)  # before any autosave replaces it
@@ -270,11 +272,21 @@ class App:
                 self.refresh()
                 return
             self.session.message = ""
+            self.before_live = (self.session.game, self.session.settings)
             self.live = module.LiveRoom(self, name, address, bool(relay), colours if room == "new" else None)
             self.live.start()
             self.refresh()
 
         asyncio.create_task(run())
+
+    def live_failed(self) -> None:
+        """The room could not open (its card says why): the game shown before it, playable."""
+        self.live = None
+        if self.before_live is not None:
+            game, settings = self.before_live
+            self.show(game, settings, [])
+        self.save()
+        self.refresh()
 
     def on_live_dialog(self, event) -> None:
         button = find(event.target, "button[data-action]")
