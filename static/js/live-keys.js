@@ -76,3 +76,17 @@ export function randomName(bytes = 16) {
 export function text(data) {
   return new TextDecoder().decode(data);
 }
+
+/** Sign `text` and publish the message at once, while the page draws the move: `head` is the
+ * message's JSON up to its signature's value. Never rejects: {signature, seq} or {signature, error}. */
+export async function signAndPublish(jetstream, subject, text, head, options) {
+  let signature = "";
+  try {
+    signature = await sign(text);
+    options.msgID = signature.slice(0, 40);
+    const ack = await jetstream.publish(subject, head + signature + '"}', options);
+    return { signature, seq: ack.seq, error: "" };
+  } catch (e) {
+    return { signature, seq: 0, error: String(e && e.message || e) };
+  }
+}

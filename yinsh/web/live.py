@@ -253,35 +253,44 @@ class LiveRoom:
 
     # ------------------------------------------------------------------ sending
 
-    async def send(self, build, what: str) -> bool:
+    async def send(self, build, what: str, first=None) -> bool:
         """Sign and send the event ``build(room)`` drafts, guarded by the game subject's last
         sequence; on a refusal, wait for what was stored meanwhile and draft again. Whether the
-        room accepted it; if not, the message says why."""
+        room accepted it; if not, the message says why. ``first``: an attempt already under way
+        (:meth:`_start_move`)."""
         deadline = _now_ms() + SEND_SECONDS * 1000
         junk_only = 0
         while _now_ms() < deadline and not self.closed:
-            try:
-                draft = build(self.room)
-            except LiveError as exc:
-                self.message = f"Could not {what}: {exc}."
-                return False
-            signature = str(await self.keys.sign(draft.text().decode("utf-8")))
-            data = draft.signed(self.key, signature).decode("utf-8")
-            expected = self.room.game_seq
-            options = {"msgID": signature[:40], "timeout": 3000}
-            if junk_only < UNGUARDED_AFTER:
-                options["expect"] = {"lastSubjectSequence": expected}
-            version = self.room.version
-            try:
-                ack = await self.jetstream.publish(game_subject(self.name), data, to_js(options))
-            except Exception as exc:
-                if "wrong last sequence" in str(exc):  # stored meanwhile: fold it, ask the room again
+            if first is not None:
+                expected, version, pending = first
+                first = None
+                answer = await pending
+                seq, error = int(answer.seq), str(answer.error)
+            else:
+                try:
+                    draft = build(self.room)
+                except LiveError as exc:
+                    self.message = f"Could not {what}: {exc}."
+                    return False
+                signature = str(await self.keys.sign(draft.text().decode("utf-8")))
+                data = draft.signed(self.key, signature).decode("utf-8")
+                expected = self.room.game_seq
+                options = {"msgID": signature[:40], "timeout": 3000}
+                if junk_only < UNGUARDED_AFTER:
+                    options["expect"] = {"lastSubjectSequence": expected}
+                version = self.room.version
+                try:
+                    ack = await self.jetstream.publish(game_subject(self.name), data, to_js(options))
+                    seq, error = int(ack.seq), ""
+                except Exception as exc:
+                    seq, error = 0, str(exc)
+            if error:
+                if "wrong last sequence" in error:  # stored meanwhile: fold it, ask the room again
                     await self._until(lambda e=expected: self.room.game_seq > e, 3.0)
                     junk_only = junk_only + 1 if self.room.version == version else 0
                 else:  # no answer (the relay restarting): the same message again (stored once, by its id)
                     await asyncio.sleep(0.3)
                 continue
-            seq = int(ack.seq)
             await self._until(lambda s=seq: self.room.game_seq >= s)
             if seq in self.room.events:
                 return True
@@ -300,9 +309,22 @@ class LiveRoom:
         move = follower.outgoing(self.room)
         if move is not None:
             follower.sent(move)
-            self._task(self._send_move(move))
+            self._task(self._send_move(move, self._start_move(move)))
 
-    async def _send_move(self, move: str) -> None:
+    def _start_move(self, move: str):
+        """The first attempt to send ``move``, started now in JavaScript (signed, then published
+        guarded by the last sequence folded) so that it leaves while the page draws the move;
+        ``None`` when the room would not take it (``send`` then says why)."""
+        try:
+            draft = self.room.draft_move(self.key, move)
+        except LiveError:
+            return None
+        head = draft.signed(self.key, "").decode("utf-8")[:-2]
+        options = {"timeout": 3000, "expect": {"lastSubjectSequence": self.room.game_seq}}
+        return (self.room.game_seq, self.room.version, self.keys.signAndPublish(
+            self.jetstream, game_subject(self.name), draft.text().decode("utf-8"), head, to_js(options)))
+
+    async def _send_move(self, move: str, first=None) -> None:
         game = self.room.game
         ply = game.ply if game is not None else -1
         games = self.room.games
@@ -312,7 +334,7 @@ class LiveRoom:
                 raise LiveError("the turn was played meanwhile")
             return room.draft_move(self.key, move)
 
-        ok = await self.send(build, "play " + move)
+        ok = await self.send(build, "play " + move, first)
         follower = self.follower
         assert follower is not None
         if ok:
