@@ -335,3 +335,30 @@ def test_without_a_reachable_relay_the_page_says_so_and_plays_on(chromium_browse
         page.click_point("e3")  # everything else works as before: here, a game at this device
         page.wait_record("1.e3")
         page.check()
+
+
+def test_play_someone_online_from_the_game_menu(chromium_browser: Any, site_url: str, relay: Relay) -> None:
+    """The Game menu's "Play someone online…": the colours asked in a dialog, the relay the site
+    names in live.json (served here as a host would), a room opened with its link."""
+    with LivePage(chromium_browser, site_url, "Eve") as page:
+        page.page.route("**/live.json", lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps({"relay": relay.ws_url})))
+        page.go(f"{site_url}/index.html")
+        page.click_point("e3")
+        page.page.click("#game-menu summary")
+        page.page.click('[data-action="live-new"]')
+        page.page.check('#live-dialog input[value="black"]')
+        page.page.click('#live-dialog [data-action="live-create"]')
+        page.page.wait_for_function("document.querySelector('#live-seats li')?.textContent === 'Eve · you'",
+                                    timeout=TIMEOUT)
+        link = page.page.get_attribute("#live-link", "href") or ""
+        assert re.fullmatch(re.escape(site_url) + r"/index\.html\?live=[A-Za-z0-9_-]{22}", link), link
+        assert page.page.evaluate("location.href") == link  # the address is the room's link
+        assert page.live() == "waiting" and page.board("record") == ""
+        # Exit room: back to the game in progress on this device, kept while in the room
+        page.page.click('#live [data-action="live-exit"]')
+        page.page.wait_for_url(f"{site_url}/index.html*")
+        page.wait_ready()
+        page.wait_record("1.e3")
+        assert not page.page.is_visible("#live")
+        page.check()
