@@ -151,6 +151,12 @@ def test_a_room_link_with_a_bad_name_keeps_the_game(chromium_browser: Any, site_
                                     timeout=TIMEOUT)
         assert page.board("record") == "1.e3"
         assert not page.page.is_visible("#live")
+        # a relay that is no WebSocket address: refused, nothing requested of it
+        page.page.goto(f"{site_url}/index.html?live=new&relay=https%3A%2F%2Fexample.org%2F#record=1.e3")
+        page.wait_ready()
+        page.page.wait_for_function("document.getElementById('notices').textContent.includes('not a ws://')",
+                                    timeout=TIMEOUT)
+        assert page.board("record") == "1.e3"
         page.check()
 
 

@@ -253,6 +253,11 @@ class App:
                 self.save()
                 self.refresh()
                 return
+            if relay and not relay.startswith(("ws://", "wss://")):
+                self.session.notices.append("The link's relay is not a ws:// or wss:// address: no live room.")
+                self.save()
+                self.refresh()
+                return
             address = relay or await _site_relay()
             if not address:
                 self.session.message = ("No relay is named for live rooms on this site: play here, against "
