@@ -157,6 +157,12 @@ def test_a_room_link_with_a_bad_name_keeps_the_game(chromium_browser: Any, site_
         page.page.wait_for_function("document.getElementById('notices').textContent.includes('not a ws://')",
                                     timeout=TIMEOUT)
         assert page.board("record") == "1.e3"
+        # a room's name that names no room (never made, or expired): said, nothing to join
+        page.page.goto(f"{site_url}/index.html?live=NoSuchRoom_0000000000&relay={relay.ws_url}")
+        page.wait_ready()
+        page.page.wait_for_function("document.getElementById('live-state').textContent.includes('does not exist')",
+                                    timeout=TIMEOUT)
+        assert not page.page.is_visible('#live [data-action="live-join"]')
         page.check()
 
 

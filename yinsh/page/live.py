@@ -131,9 +131,11 @@ def _colour_names(room: Room) -> dict[str, str]:
     return out
 
 
-def room_view(room: Room, key: str, now_ms: int, connection: str) -> RoomView:
+def room_view(room: Room, key: str, now_ms: int, connection: str, read_all: bool = False) -> RoomView:
     """What the room's panel and ``#board`` show to the page whose key is ``key``, at the
-    page's clock ``now_ms``, connected as ``connection`` (:data:`CONNECTIONS`)."""
+    page's clock ``now_ms``, connected as ``connection`` (:data:`CONNECTIONS`); ``read_all``:
+    the page has read everything the relay keeps of the room (a room still ``new`` then does
+    not exist)."""
     view = RoomView()
     mine = room.seat_of(key)
     started = room.game is not None
@@ -158,13 +160,13 @@ def room_view(room: Room, key: str, now_ms: int, connection: str) -> RoomView:
         view.can_resign = mine is not None and room.phase == "playing"
         view.can_leave = mine is not None
         view.can_chat = True
-    view.line = _line(room, mine, connection)
+    view.line = _line(room, mine, connection, read_all)
     view.chat = [(line.seq, line.author, line.text) for line in room.chat]
     view.ignored = sum(room.ignored.values())
     return view
 
 
-def _line(room: Room, mine: int | None, connection: str) -> str:
+def _line(room: Room, mine: int | None, connection: str, read_all: bool) -> str:
     if connection == "connecting":
         return "Connecting to the relay…"
     if connection == "failed":
@@ -172,7 +174,10 @@ def _line(room: Room, mine: int | None, connection: str) -> str:
     if connection == "reconnecting":
         return "Reconnecting… moves played meanwhile appear as soon as the relay answers."
     if room.phase == "new":
-        return "Opening the room… (a room that does not exist, or has expired, stays empty)"
+        if read_all:
+            return ("This room does not exist, or has expired (a room is kept 7 days): open a new one with "
+                    "Play someone online… in the Game menu.")
+        return "Opening the room…"
     seated = [s for s in room.seats if s is not None]
     if room.phase == "waiting" or (room.phase == "over" and len(seated) < 2):
         if not seated:

@@ -92,6 +92,7 @@ class LiveRoom:
         self.message = ""
         self.shown: dict[str, object] = {}
         self.closed = False
+        self.read_all = False  # everything the relay keeps of the room was read once
         self.gone: str | None = None  # the signed ``gone`` sent when the page closes
         self.link = room_link(str(window.location.origin) + str(window.location.pathname), name,
                               relay if relay_in_link else "")
@@ -203,7 +204,10 @@ class LiveRoom:
                 consumer = None
                 await asyncio.sleep(0.5)
                 continue
-            if msg is None or is_none(msg):
+            if msg is None or is_none(msg):  # nothing more stored: what the relay keeps is read
+                if not self.read_all and self.create is None:
+                    self.read_all = True
+                    self.app.refresh()
                 continue
             try:
                 changed = await self._fold(msg)
@@ -502,7 +506,7 @@ class LiveRoom:
         window.history.replaceState(None, "", self.link)
 
     def view(self) -> RoomView:
-        return room_view(self.room, self.key, _now_ms(), self.connection)
+        return room_view(self.room, self.key, _now_ms(), self.connection, self.read_all)
 
     def draw(self) -> None:
         """The room's panel and ``#board``'s ``data-live``/``data-seat``, after the page is drawn."""
