@@ -554,12 +554,13 @@ class LiveRoom:
             _get("prompt").textContent, _get("detail").textContent = prompt
             self.app.view.shown.pop("prompt", None)  # the page's words are written again once they apply
         _get("send-link").hidden = True
-        for seat in view.seats:  # the players' card names who sits where
-            if seat.colour and seat.name:
-                kind = document.querySelector(f"#player-{seat.colour} .kind")
-                label = seat.name + (" (you)" if seat.mine else "")
-                if str(kind.textContent) != label:
-                    kind.textContent = label
+        labels = {seat.colour: seat.name + (" (you)" if seat.mine else "") for seat in view.seats
+                  if seat.colour and seat.name}  # the players' card names who sits where
+        for colour in ("white", "black"):
+            kind = document.querySelector(f"#player-{colour} .kind")
+            label = labels.get(colour) or ("seat free" if self.room.game is not None else "decided at the start")
+            if str(kind.textContent) != label:
+                kind.textContent = label
 
     def _draw_chat(self, view: RoomView) -> None:
         last = view.chat[-1][0] if view.chat else 0
