@@ -119,3 +119,14 @@ def test_a_watcher_cannot_send_and_a_new_game_starts_afresh() -> None:
 
 def test_the_room_link() -> None:
     assert room_link("http://h/index.html", "k3JH_x-9aZ0qLw2mNb7cQe") == "http://h/index.html?live=k3JH_x-9aZ0qLw2mNb7cQe"
+
+
+def test_who_watches() -> None:
+    stream = started()
+    room = stream.room
+    for i, key in enumerate(("C" * 43, "D" * 43, "E" * 43)):
+        room.presence(decode(Draft(room.name, "here", 1000 + i, []).signed(key, "s" * 86)), True, 5000)
+    assert room_view(room, ANA, 5000, "open").watchers == ["3 watchers"]
+    room.apply("chat", 99, 5000, decode(room.draft_chat("D" * 43, "hello").signed("D" * 43, "s" * 86)), True)
+    assert room_view(room, ANA, 5000, "open").watchers == ["watcher 1", "2 other watchers"]
+    assert room_view(room, ANA, 60_000, "open").watchers == []  # not heard of for long: gone

@@ -151,7 +151,12 @@ def room_view(room: Room, key: str, now_ms: int, connection: str, read_all: bool
             connected = seat.key == key or room.connected(seat.key, now_ms)
             view.seats.append(SeatView(colour, seat.name, connected, seat.key == key, seat.key == to_move))
     seated_names = {s.name for s in room.seats if s is not None}
-    view.watchers = [name for name in room.present(now_ms) if name not in seated_names]
+    present = [name for name in room.present(now_ms) if name not in seated_names]
+    unnamed = present.count("a watcher")  # watchers are numbered by their first chat line
+    view.watchers = [name for name in present if name != "a watcher"]
+    if unnamed:
+        view.watchers.append(("1 other watcher" if unnamed == 1 else f"{unnamed} other watchers")
+                             if view.watchers else ("1 watcher" if unnamed == 1 else f"{unnamed} watchers"))
     full = room.free_seat() is None
     if room.phase != "new":
         view.can_join = mine is None and not full
