@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Live rooms under load (``make bench-live``): rooms playing random legal games through the room
 protocol (yinsh.live.client, nats-py) on a local nats-server, then on a three-node cluster that
-loses a node mid-run.
+loses a node mid-run; first, the page's own figures (scripts/bench_live_page.py: a move from a
+click on one page to drawn on the other, back in the seat after a reload, the bytes a hotseat
+game loads for live play).
 
 Each room has two players, each with their own ordered consumer on the room, who sign every move
 (Ed25519), publish it guarded by the expected last subject sequence, and check every move they
@@ -325,10 +327,16 @@ def main() -> None:
                         help="on the cluster, s: two missed and a consumer is made again (how fast games go on)")
     parser.add_argument("--skip-single", action="store_true")
     parser.add_argument("--skip-cluster", action="store_true")
+    parser.add_argument("--skip-page", action="store_true",
+                        help="skip the page's figures (scripts/bench_live_page.py: Chromium, two pages in a room)")
     parser.add_argument("--kill", nargs="+", choices=("follower", "leader"), default=["follower", "leader"],
                         help="which node of the cluster dies: one holding a replica, or the stream's leader")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="yinsh-bench-live-") as tmp:
+        if not args.skip_page:
+            from bench_live_page import page_figures
+
+            page_figures(tmp=Path(tmp))
         if not args.skip_single:
             single(args, Path(tmp))
         if not args.skip_cluster:

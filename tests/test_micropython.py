@@ -151,6 +151,8 @@ CALLS: list[tuple[str, list]] = [
     ("live_room", [LONG_GAME, "white", [b.decode("latin-1") for b in LIVE_JUNK]]),
     ("live_room", [OUT_OF_MARKERS, "random", []]),
     ("live_room", [BLITZ, "black", ["{}"]]),
+    ("live_page", [LONG_GAME, 13]),
+    ("live_page", [OUT_OF_MARKERS, -1]),
     ("utf8", [[[99, 97, 102, 195, 169], [255], [195], [237, 160, 128], [240, 159, 152, 128, 33], [244, 144, 128, 128],
                [0xE0, 0x80, 0x41], [0xF0, 0x9F, 0x98], [0xC0, 0xAF], []]]),
     # issue 23: a line of a comment is never a tag, and spaces beyond ASCII read the same everywhere

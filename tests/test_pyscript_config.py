@@ -54,6 +54,17 @@ class TestPageConfig:
         assert set(self.files) == needed | set(STUBS), "mapped for nothing: " + ", ".join(
             sorted(set(self.files) - needed - set(STUBS)))
 
+    def test_a_live_room_s_modules_load_on_demand(self):
+        """A live room's modules are not mapped (a game at one device never loads them): the page
+        fetches ``LIVE_MODULES`` when a room opens, which must be exactly what the room's page
+        part imports beyond the start-up modules (one missing would fail in a player's browser)."""
+        from yinsh.web.main import LIVE_MODULES
+
+        needed = imported_modules("yinsh/web/live.py")
+        assert not kept_out(needed)
+        assert set(LIVE_MODULES) == needed - set(self.files)
+        assert "yinsh/web/live.py" not in imported_modules("yinsh/web/main.py")
+
     def test_no_module_of_the_computer_player(self):
         assert not [m for m in self.files if m.startswith("yinsh/ai/") or m == "yinsh/web/worker.py"]
 

@@ -573,3 +573,69 @@ def live_room(text, colours, junk):
     send(room.draft_start(ana), ana)
     out.append(shown())
     return out
+
+
+def live_page(text, other_tab_at):
+    """A live room at Ana's page (yinsh.page.live): the session follows the room, her moves made
+    on the board go out (Follower.outgoing), Ben's come in; at ply ``other_tab_at`` another tab
+    of her seat wins the turn and the session is put back to the room's game. What the panel
+    shows at each step."""
+    from yinsh.live.protocol import decode
+    from yinsh.live.room import Room
+    from yinsh.page.live import Follower, live_settings, room_view
+
+    room = Room("k3JH_x-9aZ0qLw2mNb7cQe")
+    ana, ben, sig = "A" * 43, "B" * 43, "s" * 86
+    seq = [0]
+    out = []
+
+    def store(draft, key):
+        seq[0] += 1
+        return room.apply("game", seq[0], seq[0] * 1000, decode(draft.signed(key, sig)), True) is not None
+
+    def view():
+        v = room_view(room, ana, 0, "open")
+        return [v.live, v.seat, v.line, [s.label() for s in v.seats], v.can_join, v.can_start, v.start_label,
+                v.can_resign, v.can_leave]
+
+    session = Session(Game(), live_settings(room, ana))
+    follower = Follower(session, ana)
+    follower.follow(room)
+    store(room.draft_create(ana, "black"), ana)
+    store(room.draft_join(ana, "Ana", "nonce-of-ana"), ana)
+    out.append(view())
+    store(room.draft_join(ben, "Ben", "nonce-of-ben"), ben)
+    out.append(view())
+    store(room.draft_start(ben), ben)
+    out.append([follower.follow(room), session.players, view()])
+    game = Game.from_record(text)
+    for i, move in enumerate(game.moves):
+        if room.phase != "playing":
+            break
+        if str(move) == "pass":
+            continue
+        if room.to_move_key() == ana:
+            if i == other_tab_at:  # another tab of this seat played first: the room keeps its move
+                store(room.draft_move(ana, str(move)), ana)
+                other = [m for m in session.game.legal_moves() if str(m) != str(move)][0]
+                session.commit(other)
+                out.append([follower.outgoing(room), follower.follow(room), session.notices,
+                            session.game.record() == room.game.record()])
+                continue
+            session.commit(move)  # clicked on the board
+            sent = follower.outgoing(room)
+            follower.sent(sent)
+            out.append([sent, follower.outgoing(room), store(room.draft_move(ana, sent), ana)])
+            follower.follow(room)
+        else:
+            store(room.draft_move(ben, str(move)), ben)
+            out.append([follower.follow(room), session.motion.animate, len(session.motion.frames)])
+        out.append(session.game.record() == room.game.record())
+    out.append(view())
+    if room.phase == "playing":
+        store(room.draft_resign(ben), ben)
+        follower.follow(room)
+        out.append([view(), session.players])
+    store(room.draft_start(ben), ben)
+    out.append([follower.follow(room), session.game.record(), session.players, view()])
+    return out

@@ -16,7 +16,6 @@ from ..game import Game
 from ..move import Move
 from ..render import Animation, Picture
 from ..turn import Decision, Turn
-from .sounds import move_cues
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -37,10 +36,8 @@ if TYPE_CHECKING:
         def computer_to_move(self) -> int | None: ...
         def remote_to_move(self) -> bool: ...
         def both_computers(self) -> bool: ...
-        def commit(self, move: Move) -> None: ...
+        def play_arrived(self, move: Move) -> list: ...
         def play_by_hand(self, color: str) -> None: ...
-        def show_move(self, animate: Animation = ..., frames: list | None = None,
-                      sounds: tuple[str, ...] = ()) -> None: ...
         def say(self, text: str) -> None: ...
         def notice(self, text: str) -> None: ...
 
@@ -233,16 +230,10 @@ class ComputerPlayer:
         except (ValueError, KeyError) as exc:
             self.failed(color, str(exc))
             return
-        try:
-            frames = frames_of(self.session.game, move)
-        except Exception:  # only the drawing in steps is lost: the move is played all the same
-            frames = []
-        sounds = move_cues(self.session.game.state, move)
-        self.session.commit(move)
+        frames = self.session.play_arrived(move)
         if self.session.both_computers():
             shown = sum(ms for _, ms in frames) or (PLACE_MS if move.kind == "place" else MOVE_MS)
             self.pause_ms = shown + self.session.settings.delay
-        self.session.show_move(Animation.NONE if move.kind == "pass" else Animation.SLIDE, frames, sounds)
 
     def receive_hint(self, request: Request, text: str) -> None:
         """The hint for ``request``: marked on the board, named in the message, not played."""

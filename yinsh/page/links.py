@@ -27,8 +27,8 @@ from .settings import REMOTE, Settings, settings_from_params
 from .urls import quote, read_params
 from .words import shorten
 
-__all__ = ["PageSetup", "open_page", "game_url", "opponent_url", "from_the_start", "continues_game",
-           "replaces_game_in_progress", "moves_chosen_for"]
+__all__ = ["PageSetup", "LiveLink", "live_link", "open_page", "game_url", "opponent_url", "from_the_start",
+           "continues_game", "replaces_game_in_progress", "moves_chosen_for"]
 
 
 class PageSetup(NamedTuple("PageSetup", [("game", Game), ("players", "dict[str, str]"), ("notices", "list[str]"),
@@ -274,3 +274,26 @@ def opponent_url(path: str, game: Game, settings: Settings) -> str:
     white_moves = COLORS[game.state.turn] == "white"
     remote = Settings("human" if white_moves else REMOTE, REMOTE if white_moves else "human", settings.variant)
     return game_url(path, remote.players, game, remote)
+
+
+class LiveLink(NamedTuple("LiveLink", [("room", str), ("relay", str), ("colours", str)])):
+    """What a live room's link asks: the room (``new`` for a new one, ``""`` for none), the
+    relay when the link names it, the first seat's colour of a new room."""
+
+    __slots__ = ()
+
+
+def live_link(search: str = "", hash_: str = "") -> LiveLink:
+    """The live room the page's URL opens (``?live=<room>&relay=ws://…``, ``?live=new&colours=black``);
+    the room's name is checked when its code has loaded (a bad one keeps the game shown).
+
+    >>> live_link("?live=new&relay=ws%3A%2F%2F127.0.0.1%3A9222")
+    LiveLink(room='new', relay='ws://127.0.0.1:9222', colours='white')
+    >>> live_link("", "#record=1.e3").room
+    ''
+    """
+    try:
+        params = read_params(search, hash_)
+    except YinshError:
+        return LiveLink("", "", "white")
+    return LiveLink(params.get("live", ""), params.get("relay", ""), params.get("colours", "white"))

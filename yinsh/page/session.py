@@ -31,11 +31,11 @@ from ..move import Move
 from ..render import Animation
 from ..turn import Phase, Turn
 from .access import rows_through
-from .computer import GRAPHS_KEPT, NAMES, ComputerPlayer
+from .computer import GRAPHS_KEPT, NAMES, ComputerPlayer, frames_of
 from .guide import guide_line
 from .history import History
 from .settings import REMOTE, Settings, ai_level
-from .sounds import decision_cues
+from .sounds import decision_cues, move_cues
 from .words import MOUSE, TOUCH, several_rows
 
 __all__ = ["Session", "Motion", "NAMES", "GRAPHS_KEPT"]
@@ -210,6 +210,18 @@ class Session:
         self.turn = Turn(self.game)
         self._changed()
         self._auto_moves()
+
+    def play_arrived(self, move: Move) -> list:
+        """Play ``move``, made elsewhere (the computer's, or a live room's: checked there by the
+        rules core), drawn in steps and heard; the frames it is drawn in."""
+        try:
+            frames = frames_of(self.game, move)
+        except Exception:  # only the drawing in steps is lost: the move is played all the same
+            frames = []
+        sounds = move_cues(self.game.state, move)
+        self.commit(move)
+        self.show_move(Animation.NONE if move.kind == "pass" else Animation.SLIDE, frames, sounds)
+        return frames
 
     def _auto_moves(self) -> None:
         """Play the moves nobody chooses (a pass when no ring can move), with a notice."""

@@ -12,15 +12,19 @@ is interactive.
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 from ..move import parse_row_name
-from ..page.links import PageSetup, game_url, open_page
+from ..page.links import PageSetup, game_url, live_link, open_page
+from ..page.safe_json import load_json
 from ..page.session import Session
 from ..page.settings import STORAGE_KEY, Settings, settings_from_json, settings_to_json
 from ..page.status import status
 from .client import ComputerClient
 from .controls import BoardInput
 from .dialogs import Dialogs
-from .dom import document, element, find, listen, load, store, window
+from .dom import document, element, find, listen, load, store, to_js, warn, window
 from .game_menu import ACTIONS, GameKeeper
 from .learning import Learning
 from .view import View
@@ -28,6 +32,16 @@ from .view import View
 __all__ = ["App", "start"]
 
 REVIEW_KEYS = {"ArrowLeft": "prev", "ArrowRight": "next", "Home": "first", "End": "last"}
+
+LIVE_MODULES = ("yinsh/live/__init__.py", "yinsh/live/protocol.py", "yinsh/live/room.py", "yinsh/page/live.py",
+                "yinsh/web/live.py")
+"""A live room's modules, fetched and imported only when a room opens: a game at one device never
+loads them (tests/test_pyscript_config.py checks the list against their imports)."""
+LIVE_SCRIPTS = ("./static/js/live-keys.js", "./static/vendor/nats/nats.js")
+"""The JavaScript a live room needs (yinsh.web.live imports them), fetched together with its modules."""
+LIVE_CONFIG = "./live.json"
+"""Where the site names its relay (``{"relay": "wss://…"}``); ``?relay=`` in the room's link
+wins (a site that names none, tests)."""
 
 
 def _seed() -> int:
@@ -52,6 +66,10 @@ class App:
         self.saved_generation = session.generation
         self.holding = False
         """While a link's question is open, the saved game in progress is not overwritten."""
+        self.live: Any = None
+        self.before_live: tuple | None = None
+        """The game and players shown before the room opened (back to them if it cannot)."""
+        """The live room shown (:class:`yinsh.web.live.LiveRoom`, loaded when one opens), or ``None``."""
         if setup.set_aside is not None:
             self.keeper.set_aside(setup.set_aside)  # before any autosave replaces it
 
@@ -67,7 +85,11 @@ class App:
         if session.generation != self.saved_generation:
             self.saved_generation = session.generation
             self.save()
+        if self.live is not None:
+            self.live.after_input()
         self.view.draw(status(session))
+        if self.live is not None:
+            self.live.draw()
         self.client.sync()
 
     def recover(self) -> None:
@@ -80,6 +102,9 @@ class App:
     def save(self) -> None:
         """The game in the URL (``history.replaceState``) and in ``localStorage``."""
         session = self.session
+        if self.live is not None:  # the room keeps the game: the address is the room's link
+            self.live.keep_url()
+            return
         window.history.replaceState(None, "", game_url(str(window.location.pathname), session.players,
                                                        session.game, session.settings))
         if not self.holding:
@@ -155,6 +180,8 @@ class App:
         listen(document.getElementById("banner"), "click", self.on_panel_click)
         listen(document, "keydown", self.on_key)
         listen(window, "hashchange", self.on_hash_change)
+        listen(document.getElementById("live-chat"), "submit", self.on_live_chat)
+        listen(document.getElementById("live-dialog"), "click", self.on_live_dialog)
         hint = document.querySelector("#panel button[data-action=hint]")
         for event in ("pointerenter", "focus"):  # a hint is likely: get the worker going
             listen(hint, event, lambda event: self.client.start())
@@ -188,10 +215,96 @@ class App:
             session.click_row(parse_row_name(str(button.getAttribute("data-choice"))))
         elif action == "keys":
             self.dialogs.show_keys()
+        elif action.startswith("live-"):
+            if action == "live-new":
+                document.getElementById("game-menu").removeAttribute("open")
+                document.getElementById("live-dialog").showModal()
+            elif self.live is not None:
+                self.live.act(action)
         elif action in ACTIONS:
             self.keeper.act(action)
         elif action == "pause":
             session.toggle_pause()
+
+    # ------------------------------------------------------------------ live rooms (on demand)
+
+    def open_live(self, room: str, relay: str = "", colours: str = "white") -> None:
+        """Open the live room ``room`` (``"new"``: a new one, its first seat ``colours``); its
+        modules and the relay's address are fetched first, in the background."""
+        if self.live is not None:
+            return
+        self.session.message = "Opening the live room…"
+
+        async def run() -> None:
+            # the NATS client and the key helper download while the room's modules load
+            window.eval("window.__yinshLive = Promise.all([" + ", ".join(
+                f"import(new URL('{url}', document.baseURI).href)" for url in LIVE_SCRIPTS) + "]).catch(() => null)")
+            try:
+                await _load_modules(LIVE_MODULES)
+                module = __import__("yinsh.web.live", None, None, ["LiveRoom"])
+            except Exception as exc:
+                warn("the live room's code could not be loaded", exc)
+                self.session.message = "The live room could not be opened: its code did not load."
+                self.save()
+                self.refresh()
+                return
+            if relay and not relay.startswith(("ws://", "wss://")):
+                self.session.notices.append("The link's relay is not a ws:// or wss:// address: no live room.")
+                self.save()
+                self.refresh()
+                return
+            address = relay or await _site_relay()
+            if not address:
+                self.session.message = ("No relay is named for live rooms on this site: play here, against "
+                                        "the computer, or by link.")
+                self.save()
+                self.refresh()
+                return
+            if room == "new":  # 128 random bits: an unguessable name
+                name = _b64url(str(window.eval("[...crypto.getRandomValues(new Uint8Array(16))]"
+                                               ".map(b => String.fromCharCode(b)).join('')")))
+            elif module.valid_room(room):
+                name = room
+            else:
+                self.session.notices.append("The link's live room is not a room's name (8 to 32 letters, digits, "
+                                            "'_' or '-'): the game here is kept.")
+                self.save()
+                self.refresh()
+                return
+            self.session.message = ""
+            self.before_live = (self.session.game, self.session.settings)
+            self.live = module.LiveRoom(self, name, address, bool(relay), colours if room == "new" else None)
+            self.live.start()
+            self.refresh()
+
+        asyncio.create_task(run())
+
+    def live_failed(self) -> None:
+        """The room could not open (its card says why): the game shown before it, playable."""
+        self.live = None
+        if self.before_live is not None:
+            game, settings = self.before_live
+            self.show(game, settings, [])
+        self.save()
+        self.refresh()
+
+    def on_live_dialog(self, event) -> None:
+        button = find(event.target, "button[data-action]")
+        if button is None:
+            return
+        action = str(button.getAttribute("data-action"))
+        dialog = document.getElementById("live-dialog")
+        if action == "live-create":
+            chosen = element(dialog.querySelector("input[name=colours]:checked"))
+            dialog.close()
+            self.open_live("new", "", str(chosen.value) if chosen is not None else "white")
+        elif action == "cancel-live":
+            dialog.close()
+
+    def on_live_chat(self, event) -> None:
+        event.preventDefault()
+        if self.live is not None:
+            self.live.chat(str(event.target.elements["text"].value))
 
     def review(self, index: int | None = None, step: str = "") -> None:
         """Show a past position (by index, or a step from the one shown); the list keeps the
@@ -234,18 +347,71 @@ class App:
             session.cancel()
 
 
+async def _load_modules(paths: tuple[str, ...]) -> None:
+    """Fetch the page's on-demand modules (all at once) and write them beside the ones it
+    started with, where ``import`` finds them."""
+    import os
+
+    missing = []
+    for path in paths:
+        try:
+            os.stat(path)  # there already (loaded before)
+        except OSError:
+            missing.append(path)
+    responses = [window.fetch("./" + path) for path in missing]  # the requests go out together
+    for path, pending in zip(missing, responses):
+        response = await pending
+        if not response.ok:
+            raise OSError(f"{path}: {response.status}")
+        text = str(await response.text())
+        parts = path.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            try:
+                os.mkdir("/".join(parts[:i]))
+            except OSError:
+                pass
+        with open(path, "w") as out:
+            out.write(text)
+
+
+async def _site_relay() -> str:
+    """The relay the site names in ``live.json``, or ``""``."""
+    try:
+        response = await window.fetch(LIVE_CONFIG, to_js({"cache": "no-cache"}))
+        if not response.ok:
+            return ""
+        data = load_json(str(await response.text()))
+    except Exception:
+        return ""
+    relay = data.get("relay") if isinstance(data, dict) else None
+    return relay if isinstance(relay, str) and relay.startswith(("ws://", "wss://")) else ""
+
+
+def _b64url(raw: str) -> str:
+    """``raw`` (bytes as a string of code points below 256) in base64url without padding."""
+    import binascii
+
+    return binascii.b2a_base64(bytes(ord(c) for c in raw)).decode().strip().replace("+", "-").replace(
+        "/", "_").rstrip("=")
+
+
 def start() -> App:
     """Build the page from the URL (or the saved game), draw it, listen, and flag
     ``data-yinsh-ready``; a computer player's worker starts at once."""
+    live = live_link(str(window.location.search), str(window.location.hash))
     app = App()
     app.attach()
     game, settings = app.session.game, app.session.settings
-    if app.setup.previous is not None:
-        app.ask_link(app.setup, shown=True)
-    if game.moves or game.ply or settings.query():
-        app.save()
-    app.refresh()
-    app.dialogs.greet()
+    if live.room:  # the room's link stays the address while the room opens
+        app.refresh()
+        app.open_live(live.room, live.relay, live.colours)
+    else:
+        if app.setup.previous is not None:
+            app.ask_link(app.setup, shown=True)
+        if game.moves or game.ply or settings.query():
+            app.save()
+        app.refresh()
+        app.dialogs.greet()
     document.documentElement.setAttribute("data-yinsh-ready", "")
     window.performance.mark("yinsh:ready")
     return app

@@ -1,0 +1,132 @@
+"""The live room at the page (yinsh.page.live), without a browser: what the panel shows and the
+session following the room — the room's moves played into it, the person's own move handed out
+once, another tab's move for the same turn winning over the session's."""
+
+from __future__ import annotations
+
+from yinsh.game import Game
+from yinsh.live.protocol import Draft, decode
+from yinsh.live.room import Room
+from yinsh.page.live import Follower, live_settings, room_link, room_view
+from yinsh.page.session import Session
+
+ANA, BEN, CLEO = "A" * 43, "B" * 43, "C" * 43
+
+
+class Stream:
+    """A room folded from drafts as the relay would store them (signatures taken as verified)."""
+
+    def __init__(self) -> None:
+        self.room = Room("k3JH_x-9aZ0qLw2mNb7cQe")
+        self.seq = 0
+
+    def store(self, draft: Draft, key: str, verified: bool = True) -> bool:
+        self.seq += 1
+        return self.room.apply("game", self.seq, self.seq * 1000, decode(draft.signed(key, "s" * 86)),
+                               verified) is not None
+
+
+def started(colours: str = "white") -> Stream:
+    stream = Stream()
+    room = stream.room
+    stream.store(room.draft_create(ANA, colours), ANA)
+    stream.store(room.draft_join(ANA, "Ana", "nonce-of-ana"), ANA)
+    stream.store(room.draft_join(BEN, "Ben", "nonce-of-ben"), BEN)
+    stream.store(room.draft_start(BEN), BEN)
+    return stream
+
+
+def test_the_panel_before_during_and_after_a_game() -> None:
+    stream = Stream()
+    room = stream.room
+    assert room_view(room, ANA, 0, "connecting").line == "Connecting to the relay…"
+    assert room_view(room, ANA, 0, "failed").line.startswith("No relay answers")
+    stream.store(room.draft_create(ANA, "black"), ANA)
+    stream.store(room.draft_join(ANA, "Ana", "nonce-of-ana"), ANA)
+    ben = room_view(room, BEN, 0, "open")
+    assert (ben.live, ben.seat, ben.can_join, ben.can_start) == ("waiting", "watcher", True, False)
+    stream.store(room.draft_join(BEN, "Ben", "nonce-of-ben"), BEN)
+    cleo = room_view(room, CLEO, 0, "open")
+    assert not cleo.can_join and not cleo.can_start and cleo.can_chat
+    assert room_view(room, ANA, 0, "open").can_start
+    stream.store(room.draft_start(ANA), ANA)
+    ana = room_view(room, ANA, 0, "open")
+    assert (ana.live, ana.seat, ana.line) == ("playing", "black", "Ben (White) against Ana (Black)")
+    assert [s.label() for s in ana.seats] == ["Ana (Black) · you", "Ben (White) · disconnected · to move"]
+    assert room_view(room, ANA, 0, "reconnecting").live == "reconnecting"
+    assert room_view(room, CLEO, 0, "open").seat == "watcher"
+    stream.store(room.draft_resign(BEN), BEN)
+    over = room_view(room, CLEO, 0, "open")
+    assert (over.live, over.line) == ("over", "Ben resigned: Ana wins.")
+    assert room_view(room, ANA, 0, "open").start_label == "Rematch"
+
+
+def test_who_moves_at_this_page() -> None:
+    room = started().room
+    assert live_settings(room, ANA).players == {"white": "human", "black": "remote"}
+    assert live_settings(room, BEN).players == {"white": "remote", "black": "human"}
+    assert live_settings(room, CLEO).players == {"white": "remote", "black": "remote"}
+
+
+def test_the_session_follows_the_room_and_sends_its_own_move_once() -> None:
+    stream = started()
+    room = stream.room
+    session = Session(Game(), live_settings(room, ANA))
+    follower = Follower(session, ANA)
+    assert follower.follow(room) and session.players["white"] == "human"
+    session.commit(session.game.parse_move("e3"))  # as a click on e3 does
+    assert follower.outgoing(room) == "e3"
+    follower.sent("e3")
+    assert follower.outgoing(room) is None  # sent once, until the room has it
+    assert stream.store(room.draft_move(ANA, "e3"), ANA)
+    follower.follow(room)
+    assert follower.sending is None
+    assert stream.store(room.draft_move(BEN, "a5"), BEN)
+    assert follower.follow(room)
+    assert session.game.record() == "1.e3 2.a5" and session.motion.animate is True
+    assert session.person_to_move()
+
+
+def test_another_tab_s_move_wins_the_turn() -> None:
+    stream = started()
+    room = stream.room
+    session = Session(Game(), live_settings(room, ANA))
+    follower = Follower(session, ANA)
+    follower.follow(room)
+    session.commit(session.game.parse_move("e3"))
+    follower.sent("e3")
+    assert stream.store(room.draft_move(ANA, "a5"), ANA)  # the other tab's, stored first
+    follower.follow(room)
+    assert session.game.record() == "1.a5"
+    assert session.notices == ["That turn was played on another page: the move kept is a5."]
+
+
+def test_a_watcher_cannot_send_and_a_new_game_starts_afresh() -> None:
+    stream = started()
+    room = stream.room
+    session = Session(Game(), live_settings(room, CLEO))
+    follower = Follower(session, CLEO)
+    follower.follow(room)
+    assert session.board_locked()
+    stream.store(room.draft_move(ANA, "e3"), ANA)
+    follower.follow(room)
+    assert follower.outgoing(room) is None and session.game.record() == "1.e3"
+    stream.store(room.draft_resign(ANA), ANA)
+    stream.store(room.draft_start(ANA), ANA)
+    follower.follow(room)
+    assert session.game.record() == "" and room.colour_of(ANA) == "black"
+
+
+def test_the_room_link() -> None:
+    assert room_link("http://h/index.html", "k3JH_x-9aZ0qLw2mNb7cQe") == "http://h/index.html?live=k3JH_x-9aZ0qLw2mNb7cQe"
+
+
+def test_who_watches() -> None:
+    stream = started()
+    room = stream.room
+    for i, key in enumerate(("C" * 43, "D" * 43, "E" * 43)):
+        room.presence(decode(Draft(room.name, "here", 1000 + i, []).signed(key, "s" * 86)), True, 5000)
+    assert room_view(room, ANA, 5000, "open").watchers == ["3 watchers"]
+    room.apply("chat", 99, 5000, decode(room.draft_chat("D" * 43, "hello").signed("D" * 43, "s" * 86)), True)
+    assert room_view(room, ANA, 5000, "open").watchers == ["watcher 1", "2 other watchers"]
+    assert room_view(room, ANA, 60_000, "open").watchers == []  # not heard of for long: gone

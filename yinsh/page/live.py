@@ -1,0 +1,334 @@
+"""A live room at the page, browser-free: what the room shows, and the session kept in step with it.
+
+The room itself (:class:`yinsh.live.room.Room`) is folded from the relay's stream by the page's
+transport (:mod:`yinsh.web.live`); this module reads it for the page:
+
+- :func:`room_view` says what the room's panel shows (the state line, the seats and who is
+  connected, which buttons, the chat) and what ``#board[data-live]`` and ``[data-seat]`` say;
+- :class:`Follower` keeps the page's :class:`~yinsh.page.session.Session` in step with the
+  room: the room's moves are played into the session (drawn as the computer's are), a move
+  the person here made on the board is what :meth:`Follower.outgoing` hands the transport to
+  send, and a session that went another way (the turn was taken by another tab's move) is put
+  back to the room's game, with a notice.
+
+Nothing here trusts the session over the room: the room's game (every move checked by the
+rules core as it was folded) is the truth, the session follows it.
+
+>>> from yinsh.live.protocol import decode
+>>> room = Room("k3JH_x-9aZ0qLw2mNb7cQe")
+>>> ana, ben = "A" * 43, "B" * 43
+>>> def sent(draft, key, seq):
+...     return room.apply("game", seq, 1000 * seq, decode(draft.signed(key, "s" * 86)), True)
+>>> _ = sent(room.draft_create(ana, "white"), ana, 1)
+>>> _ = sent(room.draft_join(ana, "Ana", "nonce-ana"), ana, 2)
+>>> room_view(room, ben, 0, "open").line
+'Ana is waiting for a second player: Join to play.'
+>>> _ = sent(room.draft_join(ben, "Ben", "nonce-ben"), ben, 3)
+>>> _ = sent(room.draft_start(ben), ben, 4)
+>>> view = room_view(room, ben, 0, "open")
+>>> view.live, view.seat, view.line
+('playing', 'black', 'Ana (White) against Ben (Black)')
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..game import Game
+from ..live.room import Room
+from .computer import NAMES
+from .settings import REMOTE, Settings
+
+__all__ = ["SeatView", "RoomView", "room_view", "live_settings", "Follower", "CONNECTIONS", "room_link",
+           "ending_text", "kept_notice", "live_prompt"]
+
+CONNECTIONS: Final = ("connecting", "open", "reconnecting", "failed")
+"""How the page is connected to the relay: first connecting, open, lost and trying again, or
+never reached (``failed``: the page says so in one line)."""
+
+
+class SeatView:
+    """One seat as the panel shows it: its colour in the game (``""`` before the first start),
+    the player's name (``""`` when free), whether their page is connected, whether it is
+    this page's, and whether they are to move."""
+
+    __slots__ = ("colour", "name", "connected", "mine", "to_move")
+
+    def __init__(self, colour: str, name: str, connected: bool, mine: bool, to_move: bool) -> None:
+        self.colour = colour
+        self.name = name
+        self.connected = connected
+        self.mine = mine
+        self.to_move = to_move
+
+    def label(self) -> str:
+        """``Ana (White) · you · to move``, ``free seat``, ``Ben · disconnected``."""
+        if not self.name:
+            return "free seat"
+        parts = [self.name + (f" ({NAMES[self.colour]})" if self.colour else "")]
+        if self.mine:
+            parts.append("you")
+        if not self.connected and not self.mine:
+            parts.append("disconnected")
+        if self.to_move:
+            parts.append("to move")
+        return " · ".join(parts)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SeatView) and self.label() == other.label()
+
+
+class RoomView:
+    """Everything the room's panel shows, as values (the page draws them; tests read them).
+
+    ``live`` and ``seat`` are ``#board``'s ``data-live`` (``waiting``, ``playing``,
+    ``reconnecting``, ``over``) and ``data-seat`` (``white``, ``black``, ``watcher``);
+    ``line`` the room's state in one sentence; ``seats`` the two seats; ``watchers`` who else
+    is connected; ``can_join``, ``can_start`` (``start_label``: Start or Rematch),
+    ``can_resign``, ``can_leave`` which buttons show; ``chat`` the lines (author, text)."""
+
+    __slots__ = ("live", "seat", "line", "seats", "watchers", "can_join", "can_start", "start_label", "can_resign",
+                 "can_leave", "can_chat", "chat", "ignored")
+
+    def __init__(self) -> None:
+        self.live = "waiting"
+        self.seat = "watcher"
+        self.line = ""
+        self.seats: list[SeatView] = []
+        self.watchers: list[str] = []
+        self.can_join = self.can_start = self.can_resign = self.can_leave = self.can_chat = False
+        self.start_label = "Start"
+        self.chat: list[tuple[int, str, str]] = []
+        self.ignored = 0
+
+
+def ending_text(room: Room) -> str:
+    """How the room's last game ended, in one sentence (``""`` while none has)."""
+    if room.phase != "over" or room.game is None:
+        return ""
+    result = room.result()
+    winner = {"1-0": "white", "0-1": "black"}.get(result or "")
+    names = _colour_names(room)
+    if room.ending in ("resign", "leave") and room.loser is not None:
+        loser_colour = "white" if room.loser == room.white else "black"
+        loser = names.get(loser_colour) or NAMES[loser_colour]
+        did = "resigned" if room.ending == "resign" else "left the game"
+        return f"{loser} {did}: {names.get(winner or '') or NAMES.get(winner or '', '')} wins."
+    if winner is None:
+        return "The game is drawn."
+    white, black = room.game.score
+    return f"{names.get(winner) or NAMES[winner]} wins, {max(white, black)} rings to {min(white, black)}."
+
+
+def _colour_names(room: Room) -> dict[str, str]:
+    """The seated players' names by the colour they play (or played) in the room's game."""
+    out: dict[str, str] = {}
+    if room.game is None:
+        return out
+    for i, seat in enumerate(room.seats):
+        if seat is not None:
+            out["white" if i == room.white else "black"] = seat.name
+    return out
+
+
+def room_view(room: Room, key: str, now_ms: int, connection: str, read_all: bool = False) -> RoomView:
+    """What the room's panel and ``#board`` show to the page whose key is ``key``, at the
+    page's clock ``now_ms``, connected as ``connection`` (:data:`CONNECTIONS`); ``read_all``:
+    the page has read everything the relay keeps of the room (a room still ``new`` then does
+    not exist)."""
+    view = RoomView()
+    mine = room.seat_of(key)
+    started = room.game is not None
+    view.seat = room.role_of(key) if started else "watcher"
+    view.live = "reconnecting" if connection == "reconnecting" else (
+        room.phase if room.phase in ("playing", "over") else "waiting")
+    to_move = room.to_move_key()
+    for i, seat in enumerate(room.seats):
+        colour = ("white" if i == room.white else "black") if started else ""
+        if seat is None:
+            view.seats.append(SeatView(colour, "", False, False, False))
+        else:
+            connected = seat.key == key or room.connected(seat.key, now_ms)
+            view.seats.append(SeatView(colour, seat.name, connected, seat.key == key, seat.key == to_move))
+    seated_names = {s.name for s in room.seats if s is not None}
+    present = [name for name in room.present(now_ms) if name not in seated_names]
+    unnamed = present.count("a watcher")  # watchers are numbered by their first chat line
+    view.watchers = [name for name in present if name != "a watcher"]
+    if unnamed:
+        view.watchers.append(("1 other watcher" if unnamed == 1 else f"{unnamed} other watchers")
+                             if view.watchers else ("1 watcher" if unnamed == 1 else f"{unnamed} watchers"))
+    full = room.free_seat() is None
+    if room.phase != "new":
+        view.can_join = mine is None and not full
+        view.can_start = mine is not None and full and room.phase in ("waiting", "over")
+        view.start_label = "Rematch" if room.phase == "over" else "Start"
+        view.can_resign = mine is not None and room.phase == "playing"
+        view.can_leave = mine is not None
+        view.can_chat = True
+    view.line = _line(room, mine, connection, read_all)
+    view.chat = [(line.seq, line.author, line.text) for line in room.chat]
+    view.ignored = sum(room.ignored.values())
+    return view
+
+
+def _line(room: Room, mine: int | None, connection: str, read_all: bool) -> str:
+    if connection == "connecting":
+        return "Connecting to the relay…"
+    if connection == "failed":
+        return "No relay answers: live play is unavailable here; everything else works."
+    if connection == "reconnecting":
+        return "Reconnecting… moves played meanwhile appear as soon as the relay answers."
+    if room.phase == "new":
+        if read_all:
+            return ("This room does not exist, or has expired (a room is kept 7 days): open a new one with "
+                    "Play someone online… in the Game menu.")
+        return "Opening the room…"
+    seated = [s for s in room.seats if s is not None]
+    if room.phase == "waiting" or (room.phase == "over" and len(seated) < 2):
+        if not seated:
+            return "Nobody is seated yet: Join to play."
+        if len(seated) == 1:
+            if mine is not None:
+                return "Waiting for a second player: send them the room's link."
+            return f"{seated[0].name} is waiting for a second player: Join to play."
+        return "Both seats are taken: either player may Start." if mine is not None else \
+            "Both seats are taken: the game begins when a player starts it."
+    if room.phase == "over":
+        return ending_text(room) + (" Rematch: colours swap." if mine is not None else "")
+    names = _colour_names(room)
+    return f"{names.get('white', 'White')} (White) against {names.get('black', 'Black')} (Black)"
+
+
+def live_prompt(room: Room, view: RoomView, to_move: str, person_to_move: bool) -> tuple[str, str] | None:
+    """The status card's prompt and the line under it in a live room, where the page's own
+    (a game at one device, or by link) would be wrong; ``None``: the page's own (the person
+    here is to move, or the rules ended the game). ``to_move``: the colour to move."""
+    if room.phase == "playing" and view.live != "reconnecting" and person_to_move:
+        return None
+    if view.live == "reconnecting":
+        return "Reconnecting…", "The relay is out of reach: moves played meanwhile appear as soon as it answers."
+    if room.phase == "over":
+        if room.ending == "rules":
+            return None
+        return ending_text(room), "Either player may start a rematch (colours swap)."
+    if room.phase != "playing":
+        return "Live room: " + ("waiting for a second player" if room.free_seat() is not None
+                                else "waiting for the start"), view.line
+    names = {s.colour: s.name for s in view.seats if s.name}
+    mover = names.get(to_move) or NAMES[to_move]
+    if view.seat == "watcher":
+        return f"{mover} ({NAMES[to_move]}) to move", "You are watching: every move appears here as it is played."
+    return f"{mover} to move", "Their move appears here as soon as it is played."
+
+
+def live_settings(room: Room, key: str) -> Settings:
+    """Who plays each colour at this page: the colour of ``key``'s seat by hand while the game
+    is on, everything else on another device (a watcher, or a game over, moves for nobody)."""
+    colour = room.colour_of(key) if room.phase == "playing" else None
+    return Settings(white="human" if colour == "white" else REMOTE, black="human" if colour == "black" else REMOTE)
+
+
+def room_link(base: str, name: str, relay: str = "") -> str:
+    """The room's link: ``base`` (the page's address without query or hash) with ``?live=``,
+    and the relay when the page was told it by its own link (the site names none).
+
+    >>> room_link("https://example.org/yinsh/index.html", "k3JH_x-9aZ0qLw2mNb7cQe", "ws://127.0.0.1:9222")
+    'https://example.org/yinsh/index.html?live=k3JH_x-9aZ0qLw2mNb7cQe&relay=ws%3A%2F%2F127.0.0.1%3A9222'
+    """
+    link = base + "?live=" + name
+    if relay:
+        link += "&relay=" + _quote(relay)
+    return link
+
+
+def _quote(text: str) -> str:
+    safe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~"
+    return "".join(c if c in safe else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in text)
+
+
+def kept_notice(move: str) -> str:
+    """What a page says when another page's move took the turn it also played."""
+    return f"That turn was played on another page: the move kept is {move}."
+
+
+class Follower:
+    """Keeps a session in step with a room, for the page whose key is ``key``.
+
+    :meth:`follow` after the room changed (or the person moved); :meth:`outgoing` is the move
+    the person made here that the room does not have yet (the transport sends it, and
+    :meth:`sent` notes it); :meth:`refused` when the relay kept another move for that turn."""
+
+    def __init__(self, session, key: str) -> None:  # type: ignore[no-untyped-def]
+        self.session = session
+        self.key = key
+        self.games = -1
+        """The room's game the session shows (:attr:`Room.games`); -1: none yet."""
+        self.sending: str | None = None
+        """The move being sent (its long form), until the room folds it or refuses it."""
+
+    def follow(self, room: Room) -> bool:
+        """Bring the session to the room's game and players; whether anything changed."""
+        session = self.session
+        game = room.game
+        settings = live_settings(room, self.key)
+        if game is None or room.games != self.games:
+            self.games = room.games
+            self.sending = None
+            shown = Game()
+            for move in (game.moves if game is not None else ()):
+                shown.push(move)
+            session.open(shown, settings, [])
+            return True
+        changed = False
+        ours = [str(m) for m in session.game.moves]
+        theirs = [str(m) for m in game.moves]
+        common = min(len(ours), len(theirs))
+        differ = next((i for i in range(common) if ours[i] != theirs[i]), None)
+        if differ is not None or (len(ours) > len(theirs) and not self._may_send(room, ours, theirs)):
+            self._reopen(room, settings, [kept_notice(theirs[differ]) if differ is not None
+                                          else "The room's game is shown."])
+            return True
+        if len(ours) < len(theirs):
+            arrived = list(game.moves[len(ours):])
+            for move in arrived[:-1]:
+                session.commit(move)
+            session.play_arrived(arrived[-1])
+            if self.sending in theirs[len(ours):]:
+                self.sending = None
+            changed = True
+        elif self.sending is not None and self.sending in theirs:
+            self.sending = None
+        if session.settings.players != settings.players:
+            session.open(session.game, settings, session.notices)
+            changed = True
+        return changed
+
+    def _may_send(self, room: Room, ours: list[str], theirs: list[str]) -> bool:
+        """Whether the session's extra moves are one move of this seat for the room's turn
+        (and the passes that follow it)."""
+        if room.to_move_key() != self.key:
+            return False
+        return all(m == "pass" for m in ours[len(theirs) + 1:])
+
+    def _reopen(self, room: Room, settings: Settings, notices: list[str]) -> None:
+        self.sending = None
+        shown = Game()
+        for move in room.game.moves:  # type: ignore[union-attr]
+            shown.push(move)
+        self.session.open(shown, settings, notices)
+
+    def outgoing(self, room: Room) -> str | None:
+        """The move made here that the room is to be sent, or ``None``."""
+        if room.game is None or self.sending is not None or room.games != self.games:
+            return None
+        ours = self.session.game.moves
+        if len(ours) <= len(room.game.moves) or room.to_move_key() != self.key:
+            return None
+        return str(ours[len(room.game.moves)])
+
+    def sent(self, move: str) -> None:
+        self.sending = move
+
+    def refused(self, room: Room, why: str) -> None:
+        """The room would not take the move being sent (``why``): the room's game is shown."""
+        self._reopen(room, live_settings(room, self.key), [why])
