@@ -9,6 +9,7 @@ from yinsh.live.protocol import Draft, decode
 from yinsh.live.room import Room
 from yinsh.page.live import Follower, live_settings, room_link, room_view
 from yinsh.page.session import Session
+from yinsh.render import Animation
 
 ANA, BEN, CLEO = "A" * 43, "B" * 43, "C" * 43
 
@@ -83,7 +84,7 @@ def test_the_session_follows_the_room_and_sends_its_own_move_once() -> None:
     assert follower.sending is None
     assert stream.store(room.draft_move(BEN, "a5"), BEN)
     assert follower.follow(room)
-    assert session.game.record() == "1.e3 2.a5" and session.motion.animate is True
+    assert session.game.record() == "1.e3 2.a5" and session.motion.animate is Animation.SLIDE
     assert session.person_to_move()
 
 
