@@ -227,7 +227,7 @@ class Session:
         """Play the moves nobody chooses (a pass when no ring can move), with a notice."""
         while self.turn.move is not None:
             if self.turn.passed:
-                self.notices.append(f"{self.turn.name} has no ring that can move and passes.")
+                self.notice(f"{self.turn.name} has no ring that can move and passes.")
             self.history.play(self.turn.move)
             self.turn = Turn(self.game)
             self._changed()

@@ -129,7 +129,7 @@ class LiveRoom:
             seat = await self.keys.seatKey()
             self.key = str(seat.public)
             if not seat.stored:
-                self.session.notices.append("This browser does not keep your seat's key: play on, but a reload "
+                self.session.notice("This browser does not keep your seat's key: play on, but a reload "
                                             "would make you a watcher.")
         except Exception as exc:
             warn("no Ed25519 key", exc)

@@ -249,7 +249,7 @@ class App:
                 self.refresh()
                 return
             if relay and not relay.startswith(("ws://", "wss://")):
-                self.session.notices.append("The link's relay is not a ws:// or wss:// address: no live room.")
+                self.session.notice("The link's relay is not a ws:// or wss:// address: no live room.")
                 self.save()
                 self.refresh()
                 return
@@ -266,7 +266,7 @@ class App:
             elif module.valid_room(room):
                 name = room
             else:
-                self.session.notices.append("The link's live room is not a room's name (8 to 32 letters, digits, "
+                self.session.notice("The link's live room is not a room's name (8 to 32 letters, digits, "
                                             "'_' or '-'): the game here is kept.")
                 self.save()
                 self.refresh()
