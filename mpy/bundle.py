@@ -7,6 +7,9 @@ visit waits for. Importing this module mounts that file as a read-only file syst
 each is written out first. In development (``make play``) the modules are files already and
 there is nothing to do. The format: one line of JSON, ``[[path, size], …]``, then the files'
 bytes one after another, in that order.
+
+A bundle fetched later (a live room's modules, when a room opens) joins the mounted one
+(:func:`add`): a package's modules must sit in the one folder it was imported from.
 """
 
 import io
@@ -33,13 +36,17 @@ class BundleFS:
     and ``open``)."""
 
     def __init__(self, data):
-        end = data.index(b"\n")
-        self.data = memoryview(data)
-        self.files = {}  # path -> (offset, size)
+        self.files = {}  # path -> (bytes, offset, size)
         self.folders = {""}
+        self.add(data)
+
+    def add(self, data):
+        """Add the files of another bundle (a file already there is replaced)."""
+        end = data.index(b"\n")
+        view = memoryview(data)
         offset = end + 1
         for path, size in json.loads(data[:end]):
-            self.files[path] = (offset, size)
+            self.files[path] = (view, offset, size)
             folder = path.rpartition("/")[0]
             while folder not in self.folders:
                 self.folders.add(folder)
@@ -55,7 +62,7 @@ class BundleFS:
     def stat(self, path):
         path = path.strip("/")
         if path in self.files:
-            return (_FILE, 0, 0, 0, 0, 0, self.files[path][1], 0, 0, 0)
+            return (_FILE, 0, 0, 0, 0, 0, self.files[path][2], 0, 0, 0)
         if path in self.folders:
             return (_FOLDER, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         raise OSError(_ENOENT)
@@ -66,8 +73,8 @@ class BundleFS:
         entry = self.files.get(path.strip("/"))
         if entry is None:
             raise OSError(_ENOENT)
-        offset, size = entry
-        return io.BytesIO(self.data[offset:offset + size])
+        view, offset, size = entry
+        return io.BytesIO(view[offset:offset + size])
 
     def ilistdir(self, path):
         folder = path.strip("/")
@@ -79,16 +86,30 @@ class BundleFS:
                 yield (name[len(prefix):], _FOLDER if name in self.folders else _FILE, 0)
 
 
+mounted = None
+"""The :class:`BundleFS` mounted, or ``None`` (development: the modules are files)."""
+
+
 def mount(name=NAME):
     """Mount the bundle at :data:`MOUNT`, first on ``sys.path``; nothing when there is no bundle."""
+    global mounted
     try:
         source = open(name, "rb")
     except OSError:
         return
     with source:
         data = source.read()
-    vfs.mount(BundleFS(data), MOUNT)
+    mounted = BundleFS(data)
+    vfs.mount(mounted, MOUNT)
     sys.path.insert(0, MOUNT)
+
+
+def add(data):
+    """Add the modules of another bundle (its bytes) to the mounted one, where ``import`` finds
+    them beside the page's own; ``OSError`` when no bundle is mounted."""
+    if mounted is None:
+        raise OSError(_ENOENT)
+    mounted.add(data)
 
 
 mount()

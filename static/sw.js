@@ -4,14 +4,14 @@
    This file is a template. `yinsh build-site` (yinsh/site/) writes dist/sw.js from it and fills
    in RELEASE: the build id, every file of the release with its SHA-256 ("files"), and apart
    ("later") the files of the computer player's runtime (Pyodide, several megabytes), which only
-   a game against the computer needs. The development page (index.html served from the
+   a game against the computer needs, and ("live") a live room's files, which only a room needs. The development page (index.html served from the
    repository) never registers a service worker.
 
    - install: fetch every file of "files", check it against its SHA-256 (a host half-way
      through a deploy can serve a mix of two releases: then the install fails, the browser
      retries on a later visit and the previous release stays in use) and store it in one
      cache named after the build, with the right MIME type whatever the host sent.
-   - fetch: the page and its files are answered from that cache; a file of "later" the first
+   - fetch: the page and its files are answered from that cache; a file of "later" or "live" the first
      time it is asked for is fetched, checked and stored the same way (so the computer plays
      offline once it has played once); anything else goes to the network. Only same-origin GET
      requests inside this worker's scope are answered.
@@ -21,13 +21,16 @@
 */
 "use strict";
 
-const RELEASE = {"build": "dev", "files": [], "later": []};  // [url relative to this script, sha256 prefix]: filled in by yinsh/site/
+const RELEASE = {"build": "dev", "files": [], "later": [], "live": []};  // [url relative to this script, sha256 prefix]: filled in by yinsh/site/
 
 const SCOPE = new URL("./", self.location.href);
 const PREFIX = `yinsh:${SCOPE.pathname}:`;
 const CACHE = PREFIX + RELEASE.build;
 const PAGE = SCOPE.href;  // the page is kept under the URL people open: ./
-const LATER = new Map(RELEASE.later.map(([url, expected]) => [new URL(url, self.location.href).href, expected]));
+const onDemand = (list) => new Map(list.map(([url, expected]) => [new URL(url, self.location.href).href, expected]));
+const COMPUTER = onDemand(RELEASE.later);
+const LIVE = onDemand(RELEASE.live);
+const LATER = new Map([...COMPUTER, ...LIVE]);
 const TYPES = {
   html: "text/html; charset=utf-8",
   js: "text/javascript; charset=utf-8",
@@ -92,15 +95,17 @@ self.addEventListener("activate", (event) => {
 });
 
 // "keep-later": the page's computer player started before this worker controlled the page, so
-// its runtime never came through here: store it now (mostly from the HTTP cache).
-async function keepLater() {
+// its runtime never came through here: store it now (mostly from the HTTP cache). "keep-live":
+// the same for a live room's files.
+async function keep(files) {
   const cache = await caches.open(CACHE);
-  await Promise.all(Array.from(LATER, ([url, expected]) => store(cache, url, expected)));
+  await Promise.all(Array.from(files, ([url, expected]) => store(cache, url, expected)));
 }
 
 self.addEventListener("message", (event) => {
   if (event.data === "skip-waiting") self.skipWaiting();
-  if (event.data === "keep-later") event.waitUntil(keepLater().catch((error) => console.warn("YINSH:", error)));
+  const files = event.data === "keep-later" ? COMPUTER : event.data === "keep-live" ? LIVE : null;
+  if (files) event.waitUntil(keep(files).catch((error) => console.warn("YINSH:", error)));
 });
 
 async function answer(request, url) {

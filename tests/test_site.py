@@ -217,11 +217,12 @@ class TestContents:
     def test_the_page_imports_from_the_bundle_the_builder_packs(self, tmp_path):
         """mpy/bundle.py, run by MicroPython as in the page, mounts a bundle made by
         yinsh.site.micropython: its modules and packages import from it, it lists its folders,
-        and it refuses to be written."""
+        and it refuses to be written; a second bundle added later (a live room's) joins it, its
+        modules in the packages of the first."""
         from helpers import unavailable
         from mpy_lane import lane
 
-        from yinsh.site.micropython import BUNDLE_READER, compile_modules, pack
+        from yinsh.site.micropython import BUNDLE_READER, bundle_bytes, compile_modules, pack
 
         if (why := lane.missing()) is not None:
             unavailable(why)
@@ -235,6 +236,9 @@ class TestContents:
         packed = pack("x.toml", {**{p: p for p in sources}, BUNDLE_READER: "bundle.py"}, compiled)
         (bundle,) = [data for path, data in packed.contents.items() if path.endswith(".bundle")]
         (tmp_path / "x.bundle").write_bytes(bundle)
+        (tmp_path / "pkg/late.py").write_text("from .mod import VALUE as MOD\nVALUE = 'late after ' + MOD\n")
+        (tmp_path / "y.bundle").write_bytes(bundle_bytes({"pkg/late.mpy": compile_modules(tmp_path, ["pkg/late.py"])[
+            "pkg/late.py"]}))
         probe = tmp_path / "bundle_probe.py"
         probe.write_text(
             "import os\nimport bundle\n\n\n"
@@ -244,12 +248,43 @@ class TestContents:
             "    return [top.VALUE, pkg.mod.VALUE, top.__file__, sorted(os.listdir(bundle.MOUNT)),\n"
             "            sorted(os.listdir(bundle.MOUNT + '/pkg'))]\n\n\n"
             "def write(path):\n"
-            "    open(path, 'wb')\n", encoding="utf-8")
-        mounted, written = lane.run(probe, [("mount", ["/x.bundle"]), ("write", ["/bundle/top.mpy"])],
-                                    extra={"/x.bundle": tmp_path / "x.bundle"})[1:]
+            "    open(path, 'wb')\n\n\n"
+            "def add(name):\n"
+            "    with open(name, 'rb') as f:\n"
+            "        bundle.add(f.read())\n"
+            "    import pkg.late\n"
+            "    return [pkg.late.VALUE, sorted(os.listdir(bundle.MOUNT + '/pkg'))]\n", encoding="utf-8")
+        mounted, written, added = lane.run(
+            probe, [("mount", ["/x.bundle"]), ("write", ["/bundle/top.mpy"]), ("add", ["/y.bundle"])],
+            extra={"/x.bundle": tmp_path / "x.bundle", "/y.bundle": tmp_path / "y.bundle"})[1:]
         assert mounted == {"value": ["top", "mod of package", "/bundle/top.mpy", ["pkg", "top.mpy"],
                                      ["__init__.mpy", "mod.mpy"]], "ms": mounted["ms"]}, mounted
         assert "OSError: 30" in written["error"], written
+        assert added["value"] == ["late after mod of package", ["__init__.mpy", "late.mpy", "mod.mpy"]], added
+
+    def test_a_live_room_s_files_ship_apart_and_versioned(self, site):
+        """A live room's modules, precompiled in a bundle of their own (none ships as source), and
+        its scripts, each by a versioned URL that the built page names for the page to load
+        when a room opens; the page preloads none of them."""
+        from yinsh.web.main import LIVE_MODULES, LIVE_SCRIPTS
+
+        out, summary = site
+        html = (out / "index.html").read_text(encoding="utf-8")
+        (named,) = re.findall(r'<script type="application/json" id="yinsh-live-files">(.*?)</script>', html)
+        files = json.loads(named)
+        assert set(files["scripts"]) == set(LIVE_SCRIPTS)
+        for url in [files["bundle"], *files["scripts"].values()]:
+            assert re.search(r"\?v=[0-9a-f]{10}$|/[a-z]+-[0-9a-f]{10}/", url), url
+            assert (out / urlsplit(url).path).is_file(), url
+            assert html.count(url) == 1, f"{url} is named elsewhere in the page (a preload?)"
+        data = (out / urlsplit(files["bundle"]).path).read_bytes()
+        assert hashlib.sha256(data).hexdigest().startswith(files["bundle"].rsplit("=", 1)[1])
+        index = json.loads(data.partition(b"\n")[0])
+        assert [path for path, _ in index] == [m[:-3] + ".mpy" for m in LIVE_MODULES]
+        for module in LIVE_MODULES:
+            assert not (out / module).exists() and not (out / (module[:-3] + ".mpy")).exists(), module
+        assert summary.file("live.bundle").live and summary.file("live.bundle").on_demand
+        assert "a live room's files" in str(summary)
 
     def test_files_named_in_code_ship(self, site):
         """The worker's script and configuration, which the page names in its Python."""
@@ -261,15 +296,15 @@ class TestContents:
             assert (out / name).is_file(), name
 
     def test_service_worker_keeps_every_file_the_page_loads(self, site):
-        """Every file at install, but the computer player's Pyodide: that one once it is first
-        fetched (a game between people never downloads it)."""
+        """Every file at install, but the computer player's Pyodide and a live room's files:
+        those once they are first fetched (a game between people never downloads them)."""
         out, summary = site
         release = release_of(out)
         assert release["build"] == summary.build
         import hashlib
 
         kept: dict[str, str] = {}
-        for group in ("files", "later"):
+        for group in ("files", "later", "live"):
             for url, digest in release[group]:
                 path = out / "index.html" if url == "./" else local_path(out, url)
                 assert len(digest) == 32 and hashlib.sha256(path.read_bytes()).hexdigest().startswith(digest), url
@@ -280,7 +315,10 @@ class TestContents:
                 assert f.path in kept, f"{f.path} is not kept for offline use"
             assert f.cached == (f.path in kept), f.path
             pyodide = f.path.startswith("static/vendor/pyodide-") and f.kind != "meta"
-            assert f.on_demand == (kept.get(f.path) == "later") == pyodide, f.path
+            live = f.path in ("live.bundle", "static/js/live-keys.js") or (
+                f.path.startswith("static/vendor/nats-") and f.kind != "meta")
+            assert (kept.get(f.path) == "later") == pyodide and (kept.get(f.path) == "live") == f.live == live, f.path
+            assert f.on_demand == (pyodide or live), f.path
         assert "sw.js" not in kept and "build.json" not in kept and "static/icons/icon-512.png" not in kept
         assert any(u.startswith("./yinsh/web/") for u, _ in release["files"])
         assert any(u.endswith("/micropython.wasm") for u, _ in release["files"])

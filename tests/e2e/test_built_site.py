@@ -42,6 +42,8 @@ from yinsh.site import build_site
 BOOT_TIMEOUT_MS = 60_000
 AI_TIMEOUT_MS = 90_000
 SW_TIMEOUT_S = 60
+# What only a live room loads (its bundle, the NATS client, the key helper, the relay's name).
+LIVE_REQUEST = re.compile(r"/(live\.bundle|live\.json|static/js/live-keys\.js|static/vendor/nats[/-])")
 NOTATION_EXAMPLE = ["e3", "a5", "b5", "c6", "d6", "e4", "h7", "g2", "g3", "g8"]
 
 SW_STATE = """async () => {
@@ -60,9 +62,9 @@ SW_STATE = """async () => {
 class Site:
     """A built site served from its folder by ``yinsh.serve`` on a port of its own."""
 
-    def __init__(self, directory: Path, release: str = "", *, plain: bool = False) -> None:
+    def __init__(self, directory: Path, release: str = "", *, plain: bool = False, relay: str = "") -> None:
         self.directory = directory
-        self.summary = build_site(directory, release=release)
+        self.summary = build_site(directory, release=release, relay=relay)
         if plain:  # the standard library's server: its own MIME types, no cache headers
             handler = functools.partial(_QuietPlainHandler, directory=str(directory))
             self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -274,7 +276,8 @@ def test_offline_a_game_between_people_and_the_embed(site: Site, context: Any) -
 
 def test_offline_the_computer_plays_once_it_has_played(site: Site, context: Any) -> None:
     """The computer player's Pyodide is kept once it is used (here by a first visit that starts
-    it before the service worker controls the page); then the computer answers offline."""
+    it before the service worker controls the page), and nothing of live play with it; then
+    the computer answers offline."""
     recorder = Recorder(context, site.url)
     page = recorder.page()
     page.goto(site.url + "?white=human&black=ai-1")
@@ -287,6 +290,7 @@ def test_offline_the_computer_plays_once_it_has_played(site: Site, context: Any)
     while not page.evaluate(CACHED_WASM):
         assert time.monotonic() < deadline, "the computer player's runtime was never kept offline"
         page.wait_for_timeout(200)
+    assert not [u for u in recorder.requests if LIVE_REQUEST.search(u)], "a computer game loaded live play"
 
     site.stop()
     context.set_offline(True)

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from live import start_relay
 from pages import GamePage
+from test_built_site import Site
 
 from yinsh import pgn
 from yinsh.game import Game
@@ -33,8 +34,8 @@ from yinsh.live.server import Relay
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = pgn.split_records((ROOT / "tests" / "data" / "games.ygn").read_text(encoding="utf-8"), None, None)[3]
-LIVE_FILES = re.compile(r"/(yinsh/live/|yinsh/page/live\.py|yinsh/web/live\.py|static/vendor/nats/|"
-                        r"static/js/live-keys\.js|live\.json)")
+LIVE_FILES = re.compile(r"/(yinsh/live/|yinsh/page/live\.py|yinsh/web/live\.py|static/vendor/nats[/-]|"
+                        r"static/js/live-keys\.js|live\.json|live\.bundle)")
 # The browser's own report of a relay that is down (offline, restarting): expected then, nothing else.
 RELAY_DOWN = re.compile(r"WebSocket connection to 'ws://127\.0\.0\.1:\d+/' failed|ERR_INTERNET_DISCONNECTED")
 TIMEOUT = 20_000
@@ -374,3 +375,72 @@ def test_play_someone_online_from_the_game_menu(chromium_browser: Any, site_url:
         page.wait_record("1.e3")
         assert not page.page.is_visible("#live")
         page.check()
+
+
+KEPT_LIVE_BUNDLE = """async () => {
+  for (const key of await caches.keys()) {
+    const cache = await caches.open(key);
+    if ((await cache.keys()).some(r => new URL(r.url).pathname.endsWith('/live.bundle'))) return true;
+  }
+  return false;
+}"""
+
+
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory: pytest.TempPathFactory, relay: Relay) -> Iterator[Site]:
+    """The built site (``yinsh build-site --relay``), naming the module's relay in live.json."""
+    site = Site(tmp_path_factory.mktemp("live-site") / "dist", relay=relay.ws_url)
+    try:
+        yield site
+    finally:
+        site.stop()
+
+
+def test_the_built_site_plays_a_room_and_a_hotseat_game_loads_none_of_it(chromium_browser: Any, built_site: Site,
+                                                                          relay: Relay) -> None:
+    """On the built site a hotseat game requests nothing of live play; a room opened there (its
+    modules from the live bundle added to the mounted one, the NATS client and the key helper
+    by their versioned URLs, the relay from live.json) plays as on the development page."""
+    base = built_site.url.rstrip("/")
+    with LivePage(chromium_browser, base, "Ana") as ana, LivePage(chromium_browser, base, "Ben") as ben:
+        requests: list[str] = []
+        ana.context.on("request", lambda request: requests.append(request.url))
+        ana.go(base + "/")
+        ana.click_point("e3")
+        ana.click_point("a5")
+        ana.wait_record("1.e3 2.a5")
+        assert not [url for url in requests if LIVE_FILES.search(url)], requests
+        assert not ana.page.is_visible("#live")
+
+        ana.go(base + "/?live=new")
+        ana.page.wait_for_function("document.querySelector('#live-seats li')?.textContent.includes('you')",
+                                   timeout=TIMEOUT)
+        live = [url.removeprefix(base) for url in requests if LIVE_FILES.search(url)]
+        assert {re.sub(r"\?v=[0-9a-f]{10}$|-[0-9a-f]{10}/", "*", url) for url in live} >= {
+            "/live.bundle*", "/static/js/live-keys.js*", "/static/vendor/nats*nats.js", "/live.json"}, live
+        assert not [url for url in live if url.endswith(".py")], live
+        link = ana.page.get_attribute("#live-link", "href") or ""
+        assert link.startswith(base + "/?live=") and "relay=" not in link, link  # the site names its relay
+        ben.go(link)
+        ben.press("live-join")
+        ben.press("live-start")
+        ana.wait_seat("white")
+        ben.wait_seat("black")
+        shown = Game()
+        seats = {"white": ana, "black": ben}
+        for point in ("e3", "a5", "b5", "c6"):
+            mover = seats[shown.to_move]
+            mover.wait_record(shown.record())
+            mover.click_point(point)
+            shown.play(point)
+            for page in (ana, ben):
+                page.wait_record(shown.record())
+        # the offline copy keeps a room's files once a room has used them (never at install)
+        for _ in range(100):
+            if ana.page.evaluate(KEPT_LIVE_BUNDLE):
+                break
+            ana.page.wait_for_timeout(200)
+        else:
+            pytest.fail("the live bundle was never kept offline")
+        ana.check()
+        ben.check()

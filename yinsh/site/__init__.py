@@ -44,7 +44,10 @@ Versions, so that a new release is never mixed with a cached old one:
 ``static/css/board.css`` are regenerated from :mod:`yinsh.render`, so a release never ships a
 stale drawing (other pages' boards are checked by their own golden tests). A MicroPython page's
 config (``pyscript.toml``, ``embed.toml``) is written into its ``<script config='…'>`` as JSON
-and not shipped: one request fewer, and no TOML parser to import, before Python starts. Its
+and not shipped: one request fewer, and no TOML parser to import, before Python starts. A live
+room's modules (``LIVE_MODULES`` of ``yinsh/web/main.py``) go precompiled into a second bundle,
+and its scripts (``LIVE_SCRIPTS``) ship versioned, all loaded only when a room opens
+(:mod:`yinsh.site.live`). Its
 manifest link waits in a ``<template>`` until the page is interactive. In every page the
 registration of the service worker and a ``<meta name="yinsh-build">`` replace the
 ``<!-- service-worker … -->`` marker in ``<head>`` (or go before ``</head>``; the development

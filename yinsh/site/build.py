@@ -41,6 +41,7 @@ from .common import (
     toml_or_json,
     trim_lock,
 )
+from .live import LIVE_BUNDLE, LiveFiles, add_to_page, collect_live
 from .micropython import Packed, compile_modules, files_table, pack
 from .offline import registration, service_worker
 from .stdlib import STDLIB_ZIP, imported_names, trim_stdlib
@@ -68,7 +69,9 @@ class SiteFile:
     """Whether the service worker keeps it (everything but ``sw.js``, licences, ``build.json``)."""
     on_demand: bool = False
     """Whether the service worker keeps it only once it is first fetched (the computer player's
-    runtime), rather than when the release is installed."""
+    runtime, a live room's files), rather than when the release is installed."""
+    live: bool = False
+    """Whether only a live room loads it (its modules' bundle, the NATS client, the key helper)."""
 
 
 @dataclass
@@ -109,7 +112,9 @@ class SiteSummary:
         for label, kept in (("kept offline by sw.js at install (what a first visit loads)",
                              [f for f in self.files if f.cached and not f.on_demand]),
                             ("kept offline once first used (the computer player's runtime)",
-                             [f for f in self.files if f.on_demand])):
+                             [f for f in self.files if f.on_demand and not f.live]),
+                            ("kept offline once first used (a live room's files)",
+                             [f for f in self.files if f.live])):
             lines.append(f"  {label}: {len(kept)} files, {sum(f.size for f in kept) / 1e6:.2f} MB, "
                          f"{sum(f.gzip_size for f in kept) / 1e6:.2f} MB gzip")
         if self.stdlib_dropped:
@@ -298,11 +303,14 @@ def build_site(out_dir: str | Path = DEFAULT_OUT, *, root: str | Path | None = N
     _check_output_folder(out)
 
     builder, pages = _collect(root)
+    live = collect_live(root, builder)
     packed, inlined = _pack_micropython(root, builder)
     site = _Site(root, builder, packed)
     dropped = site.add_runtimes()
     site.add_sources()
     site.add_pages(pages, inlined)
+    if live is not None:
+        site.add_live(live, pages)
     build = site.seal(pages, release)
     site.add_service_worker(build, relay)
     summary = site.summary(out, build, release, dropped)
@@ -361,10 +369,12 @@ class _Site:
         self.urls: dict[str, str] = {}  # source path → URL (relative to the site root)
         self.hashes: dict[str, str] = {}
         self.on_demand: set[str] = set()  # site paths the offline copy keeps once first fetched
+        self.live: set[str] = set()  # … of those, a live room's files
         self.bundles: dict[str, str] = {}  # a bundle's site path → its (versioned) URL
         self.cached: dict[str, bool] = {}
         self.entries: list[tuple[str, str]] = []  # the service worker's keys: fetched at install
         self.later: list[tuple[str, str]] = []  # … and fetched once first asked for
+        self.live_later: list[tuple[str, str]] = []  # … a live room's, fetched once a room opens
 
     # -- step 3: the runtimes, renamed by their contents ------------------------------
 
@@ -478,6 +488,24 @@ class _Site:
                 self.kinds[path] = "package"
             self.bundles[packing.bundle_url[2:].split("?")[0]] = packing.bundle_url
 
+    def add_live(self, live: LiveFiles, pages: dict[str, str]) -> None:
+        """A live room's files (:mod:`yinsh.site.live`): its bundle, its scripts as shipped,
+        kept offline once first used; the game page names their URLs."""
+        self.contents[LIVE_BUNDLE] = live.bundle
+        self.kinds[LIVE_BUNDLE] = "package"
+        self.bundles[LIVE_BUNDLE] = live.bundle_url
+        paths = {LIVE_BUNDLE}
+        for script in live.scripts:
+            vendor = self.builder.vendor_dir(script)
+            if vendor:  # the NATS client: its runtime directory, renamed by its content
+                folder = self.urls[script].removeprefix("./").rsplit("/", 1)[0]
+                paths |= {p for p in self.contents if p.startswith(folder + "/") and self.kinds[p] == "runtime"}
+            else:
+                paths.add(script)
+        self.live |= paths
+        self.on_demand |= paths
+        pages[PAGE] = add_to_page(pages[PAGE], live.page_element(self.urls))
+
     # -- step 5: the pages, and the build id over everything ---------------------------
 
     def add_pages(self, pages: dict[str, str], inlined: set[str]) -> None:
@@ -518,9 +546,11 @@ class _Site:
         self.cached = {p: bool(self.fetched_as(p)) for p in contents}
         self.entries = sorted((url, sha256(c)) for p, c in contents.items() if p not in on_demand
                               for url in self.fetched_as(p))
-        self.later = sorted((url, sha256(c)) for p, c in contents.items() if p in on_demand
+        self.later = sorted((url, sha256(c)) for p, c in contents.items() if p in on_demand and p not in self.live
                             for url in self.fetched_as(p))
-        seed = hashlib.sha256(json.dumps([self.entries, self.later,
+        self.live_later = sorted((url, sha256(c)) for p, c in contents.items() if p in self.live
+                                 for url in self.fetched_as(p))
+        seed = hashlib.sha256(json.dumps([self.entries, self.later, self.live_later,
                                           {p: sha256(h.encode()) for p, h in pages.items()}, release]).encode())
         build = seed.hexdigest()[:12]
         for page, html in pages.items():
@@ -542,7 +572,7 @@ class _Site:
     def add_service_worker(self, build: str, relay: str) -> None:
         """The service worker; ``live.json`` naming the relay, when there is one (not cached:
         a host may edit it)."""
-        sw = service_worker(self.root, build, self.entries, self.later)
+        sw = service_worker(self.root, build, self.entries, self.later, self.live_later)
         extra = [(LIVE_CONFIG, (json.dumps({"relay": relay}) + "\n").encode())] if relay else []
         # .nojekyll: GitHub Pages serves __init__.py as it is
         for path, data in [("sw.js", sw.encode()), (".nojekyll", b""), *extra]:
@@ -555,13 +585,13 @@ class _Site:
         digests = {p: sha256(c) for p, c in self.contents.items()}
         files = [SiteFile(path=p, url=self.site_url(p), kind=self.kinds[p], size=len(c),
                           gzip_size=gzip_size(c, digests[p]), sha256=digests[p], cached=self.cached[p],
-                          on_demand=p in self.on_demand)
+                          on_demand=p in self.on_demand, live=p in self.live)
                  for p, c in sorted(self.contents.items())]
         summary = SiteSummary(out_dir=out, build=build, files=files, url_map=dict(sorted(self.urls.items())),
                               warnings=self.builder.warnings, stdlib_dropped=dropped)
         info = {"build": build, "release": release, "versions": _versions(self.root), "stdlib_dropped": dropped,
                 "files": {f.path: {"url": f.url, "bytes": f.size, "gzip": f.gzip_size, "sha256": f.sha256,
-                                   "cached": f.cached, "on_demand": f.on_demand} for f in files}}
+                                   "cached": f.cached, "on_demand": f.on_demand, "live": f.live} for f in files}}
         self.contents[BUILD_INFO] = (json.dumps(info, indent=1) + "\n").encode()
         return summary
 

@@ -27,7 +27,8 @@ from pathlib import Path
 
 from .common import VENDOR, BuildError
 
-__all__ = ["compile_modules", "mpy_path", "compiler_version", "Packed", "pack", "BUNDLE_READER", "BUNDLE_NAME"]
+__all__ = ["compile_modules", "mpy_path", "compiler_version", "Packed", "pack", "bundle_bytes", "BUNDLE_READER",
+           "BUNDLE_NAME"]
 
 BUNDLE_READER = "mpy/bundle.py"
 """The module that mounts a bundle in the page (mapped on its own, imported before the package)."""
@@ -98,22 +99,28 @@ class Packed:
 def pack(config: str, mapped: dict[str, str], compiled: dict[str, bytes]) -> Packed:
     """Pack the modules of the MicroPython config at ``config`` (``mapped``: its ``[files]``
     resolved, source path → destination in the file system; ``compiled``: their bytecode)."""
-    entries, blobs = [], []
+    modules = {}
     for source, dest in sorted(mapped.items()):
         if source == BUNDLE_READER:
             continue
         if source not in compiled:
             raise BuildError(f"{config} maps {source}, which is no Python module: it cannot go in the bundle")
-        entries.append([mpy_path(dest), len(compiled[source])])
-        blobs.append(compiled[source])
+        modules[mpy_path(dest)] = compiled[source]
     if BUNDLE_READER not in mapped:
         raise BuildError(f"{config} does not map {BUNDLE_READER}: the page could not read its modules")
-    data = json.dumps(entries, separators=(",", ":")).encode() + b"\n" + b"".join(blobs)
+    data = bundle_bytes(modules)
     stem = posixpath.splitext(posixpath.basename(config))[0]
     bundle = posixpath.join(posixpath.dirname(config), f"{stem}.bundle")
     url = f"./{bundle}?v={hashlib.sha256(data).hexdigest()[:10]}"
     reader = mpy_path(BUNDLE_READER)
     return Packed({url: f"./{BUNDLE_NAME}", f"./{reader}": "./"}, {bundle: data, reader: compiled[BUNDLE_READER]}, url)
+
+
+def bundle_bytes(modules: dict[str, bytes]) -> bytes:
+    """A bundle as ``mpy/bundle.py`` reads it: ``modules`` (path in the file system → bytes),
+    one line of JSON listing them, then their bytes in that order."""
+    entries = [[path, len(data)] for path, data in modules.items()]
+    return json.dumps(entries, separators=(",", ":")).encode() + b"\n" + b"".join(modules.values())
 
 
 def files_table(text: str, files: dict[str, str]) -> str:

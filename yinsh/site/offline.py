@@ -13,16 +13,18 @@ _SW_RELEASE = re.compile(r"^const RELEASE = .*?;[^\n]*$", re.M)
 
 
 def service_worker(root: Path, build: str, entries: Sequence[tuple[str, str]],
-                   later: Sequence[tuple[str, str]] = ()) -> str:
+                   later: Sequence[tuple[str, str]] = (), live: Sequence[tuple[str, str]] = ()) -> str:
     """``sw.js`` of release ``build``: the template with its ``RELEASE`` filled in from
     ``entries``, the (URL, SHA-256) of every file the service worker keeps when it installs,
-    and ``later``, those it keeps once they are first fetched."""
+    ``later``, those it keeps once they are first fetched (the computer player's runtime),
+    and ``live``, likewise (a live room's files)."""
     template = root / SW_TEMPLATE
     if not template.is_file():
         raise BuildError(f"{SW_TEMPLATE} (the service worker's template) is missing")
     # 128 bits of each SHA-256 are plenty to tell two releases apart, and keep sw.js small.
     release = json.dumps({"build": build, "files": sorted((u, d[:SW_DIGEST]) for u, d in entries),
-                          "later": sorted((u, d[:SW_DIGEST]) for u, d in later)}, separators=(",", ":"))
+                          "later": sorted((u, d[:SW_DIGEST]) for u, d in later),
+                          "live": sorted((u, d[:SW_DIGEST]) for u, d in live)}, separators=(",", ":"))
     sw, count = _SW_RELEASE.subn(lambda _: f"const RELEASE = {release};", template.read_text(encoding="utf-8"), count=1)
     if count != 1:
         raise BuildError(f"{SW_TEMPLATE} has no `const RELEASE = …;` line to fill in")
@@ -42,7 +44,8 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
     registration and this site's caches go, and the next visit comes from the host. When the
     computer player's worker is up (``data-yinsh-ai-ready``) and the service worker is active,
     the page asks it to keep the worker's runtime too (``keep-later``): a worker started before
-    the service worker controlled the page fetched it past the service worker.
+    the service worker controlled the page fetched it past the service worker. Likewise a live
+    room's files once a room is open (``data-live-room``, ``keep-live``).
 
     The page's manifest link waits in ``<template id="yinsh-manifest">`` (the builder puts it
     there) and goes into ``<head>`` at the same moment, with or without service workers: the
@@ -109,12 +112,15 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
           console.warn("YINSH: no offline copy:", error);
           retireIfRemoved();
         }}));
-        const keepLater = () => navigator.serviceWorker.ready.then((registration) => {{
-          if (registration.active) registration.active.postMessage("keep-later");
+        const keep = (what) => navigator.serviceWorker.ready.then((registration) => {{
+          if (registration.active) registration.active.postMessage(what);
         }});
+        const asked = new Set();
         new MutationObserver(() => {{
-          if (html.hasAttribute("data-yinsh-ai-ready") && !keepLater.asked) keepLater.asked = keepLater();
-        }}).observe(html, {{attributes: true, attributeFilter: ["data-yinsh-ai-ready"]}});
+          for (const [flag, what] of [["data-yinsh-ai-ready", "keep-later"], ["data-live-room", "keep-live"]]) {{
+            if (html.hasAttribute(flag) && !asked.has(what)) asked.add(what), keep(what);
+          }}
+        }}).observe(html, {{attributes: true, attributeFilter: ["data-yinsh-ai-ready", "data-live-room"]}});
       }}
       let started = false;
       const start = () => {{

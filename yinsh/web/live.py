@@ -71,10 +71,14 @@ def _get(name: str):
 
 class LiveRoom:
     """The room ``name`` on the relay at ``relay``, shown in ``app``'s page. ``create``: the
-    colour of the first seat when this page opens a new room (it then takes that seat)."""
+    colour of the first seat when this page opens a new room (it then takes that seat).
+    ``scripts``: the URL each of :data:`KEYS_URL` and :data:`NATS_URL` is loaded from (the
+    built site's are versioned)."""
 
-    def __init__(self, app, name: str, relay: str, relay_in_link: bool, create: str | None = None) -> None:
+    def __init__(self, app, name: str, relay: str, relay_in_link: bool, create: str | None = None,
+                 scripts: dict[str, str] | None = None) -> None:
         self.app = app
+        self.scripts = scripts or {}
         self.session = app.session
         self.name = name
         self.relay = relay
@@ -125,7 +129,7 @@ class LiveRoom:
 
     async def _run(self) -> None:
         try:
-            self.keys = await _import(KEYS_URL)
+            self.keys = await _import(self.scripts.get(KEYS_URL, KEYS_URL))
             seat = await self.keys.seatKey()
             self.key = str(seat.public)
             if not seat.stored:
@@ -139,7 +143,7 @@ class LiveRoom:
         self.follower.follow(self.room)
         self.app.refresh()
         try:
-            nats = await _import(NATS_URL)
+            nats = await _import(self.scripts.get(NATS_URL, NATS_URL))
             self.nc = await nats.connect(to_js({
                 "servers": self.relay, "maxReconnectAttempts": -1, "reconnectTimeWait": 500,
                 "pingInterval": 3000, "maxPingOut": 2, "timeout": 4000}))

@@ -24,7 +24,7 @@ from ..page.status import status
 from .client import ComputerClient
 from .controls import BoardInput
 from .dialogs import Dialogs
-from .dom import document, element, find, listen, load, store, to_js, warn, window
+from .dom import document, element, find, is_none, listen, load, store, to_js, warn, window
 from .game_menu import ACTIONS, GameKeeper
 from .learning import Learning
 from .view import View
@@ -39,6 +39,10 @@ LIVE_MODULES = ("yinsh/live/__init__.py", "yinsh/live/protocol.py", "yinsh/live/
 loads them (tests/test_pyscript_config.py checks the list against their imports)."""
 LIVE_SCRIPTS = ("./static/js/live-keys.js", "./static/vendor/nats/nats.js")
 """The JavaScript a live room needs (yinsh.web.live imports them), fetched together with its modules."""
+LIVE_FILES_ID = "yinsh-live-files"
+"""The built page names its live room's files (their versioned URLs) in ``<script
+type="application/json" id="yinsh-live-files">``: ``{"bundle": url, "scripts": {url: versioned}}``;
+the development page has none and loads the sources."""
 LIVE_CONFIG = "./live.json"
 """Where the site names its relay (``{"relay": "wss://…"}``); ``?relay=`` in the room's link
 wins (a site that names none, tests)."""
@@ -236,11 +240,17 @@ class App:
         self.session.message = "Opening the live room…"
 
         async def run() -> None:
+            built = _built_live_files()
+            scripts = {url: built.get("scripts", {}).get(url, url) for url in LIVE_SCRIPTS}
             # the NATS client and the key helper download while the room's modules load
             window.eval("window.__yinshLive = Promise.all([" + ", ".join(
-                f"import(new URL('{url}', document.baseURI).href)" for url in LIVE_SCRIPTS) + "]).catch(() => null)")
+                f"import(new URL('{url}', document.baseURI).href)" for url in scripts.values()) +
+                "]).catch(() => null)")
             try:
-                await _load_modules(LIVE_MODULES)
+                if built:
+                    await _add_bundle(built.get("bundle", ""))
+                else:
+                    await _load_modules(LIVE_MODULES)
                 module = __import__("yinsh.web.live", None, None, ["LiveRoom"])
             except Exception as exc:
                 warn("the live room's code could not be loaded", exc)
@@ -273,7 +283,8 @@ class App:
                 return
             self.session.message = ""
             self.before_live = (self.session.game, self.session.settings)
-            self.live = module.LiveRoom(self, name, address, bool(relay), colours if room == "new" else None)
+            self.live = module.LiveRoom(self, name, address, bool(relay), colours if room == "new" else None,
+                                        scripts)
             self.live.start()
             self.refresh()
 
@@ -372,6 +383,40 @@ async def _load_modules(paths: tuple[str, ...]) -> None:
                 pass
         with open(path, "w") as out:
             out.write(text)
+
+
+def _built_live_files() -> dict:
+    """What the built page says of its live room's files (:data:`LIVE_FILES_ID`), or ``{}``."""
+    named = document.getElementById(LIVE_FILES_ID)
+    if is_none(named):
+        return {}
+    data = load_json(str(named.textContent))
+    return data if isinstance(data, dict) and isinstance(data.get("scripts"), dict) else {}
+
+
+# The bundle's bytes cross from JavaScript as hexadecimal text: one string, which bytes.fromhex
+# reads in C (a typed array crosses MicroPython's proxy byte by byte: about 2 ms a kilobyte).
+_FETCH_HEX = """(async (url) => {
+  const response = await fetch(new URL(url, document.baseURI).href);
+  if (!response.ok) throw new Error(url + ": " + response.status);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const digits = Array.from({length: 256}, (_, i) => i.toString(16).padStart(2, "0"));
+  const parts = new Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) parts[i] = digits[bytes[i]];
+  return parts.join("");
+})"""
+
+
+async def _add_bundle(url: str) -> None:
+    """Fetch the built site's live bundle and add its modules to the mounted bundle (once)."""
+    import bundle  # mpy/bundle.py: the built page's modules, mounted before the package
+
+    try:
+        __import__("yinsh.live")
+        return  # added before (a room opened, then left)
+    except ImportError:
+        pass
+    bundle.add(bytes.fromhex(str(await window.eval(_FETCH_HEX)(url))))
 
 
 async def _site_relay() -> str:
