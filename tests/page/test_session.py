@@ -298,3 +298,11 @@ def test_a_move_with_removals_is_drawn_in_steps():
     for decision in decisions_of(move):
         turn.choose(Decision(decision.kind, decision.value))
     assert turn.move == move
+
+
+def test_the_newest_two_notices_are_kept_and_shown():
+    session = Session(Game(), Settings(), ["first", "second", "third"])
+    assert session.notices == ["second", "third"]
+    session.notice("fourth")
+    assert session.notices == ["third", "fourth"]
+    assert status(session).notices == ("third", "fourth")

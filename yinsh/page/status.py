@@ -23,7 +23,7 @@ from ..turn import result_text
 from .access import point_labels, spoken_prompt
 from .links import from_the_start
 from .preview import Preview, preview
-from .session import NAMES, Motion, Session
+from .session import NAMES, NOTICES_KEPT, Motion, Session
 from .settings import REMOTE, player_label
 from .words import detail, plural
 
@@ -240,7 +240,7 @@ def status(session: Session) -> Status:
     return Status(
         game=game, board=board_picture(session), motion=session.motion, reviewing=session.reviewing,
         prompt=prompt, detail=detail, spoken=spoken_prompt(prompt, turn if level is None else None),
-        guide=session.guide_line(), message=session.message, notices=tuple(session.notices[-3:]),
+        guide=session.guide_line(), message=session.message, notices=tuple(session.notices[-NOTICES_KEPT:]),
         record=game.record(), position=game.position(), result=game.result or "",
         phase=str(turn.phase), turn_color=COLORS[turn.color], to_move="" if over else game.to_move,
         hint=str(computer.suggestion) if computer.suggestion else "", ai=ai, discarded=computer.discarded,
