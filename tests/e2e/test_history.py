@@ -200,6 +200,26 @@ def test_the_evaluation_graph_has_a_point_per_move_and_jumps_to_it(page):
     assert board(p, "record") == record
 
 
+def test_a_past_move_shows_its_own_pool_and_score_and_no_result(page):
+    record = BRAVE_COMBO.record()
+    p = page.show(f"white=human&black=human&record={quote(record)}", expect=record)
+    assert p.inner_text("#player-black .score-count") == "3/3" and "wins" in p.inner_text("#prompt")
+    final_pool = p.inner_text("#pool-count")
+    p.locator("#moves button.move").nth(11).click()  # move 12
+    assert board(p, "review") == "12"
+    assert p.inner_text("#pool-count") == "49" and p.inner_text("#strip-pool") == "49"
+    assert "at move 12" in p.inner_text("#pool .pool-label")
+    for color in ("white", "black"):
+        assert p.inner_text(f"#player-{color} .score-count") == "0/3"
+        assert p.text_content(f"#strip-{color} .strip-score") == "0/3"
+        assert p.get_attribute(f"#player-{color} .score", "aria-label") == "0 of 3 rings removed at move 12"
+    assert p.inner_text("#prompt") == "At move 12: White to move"
+    assert "wins" not in p.inner_text("#panel") and p.locator("#banner").is_hidden()
+    p.click("#review button[data-action=live]")
+    assert p.inner_text("#pool-count") == final_pool and p.inner_text("#player-black .score-count") == "3/3"
+    assert "at move" not in p.inner_text("#pool .pool-label") and "wins" in p.inner_text("#prompt")
+
+
 # --------------------------------------------------------------------------- asked before discarding
 
 

@@ -14,7 +14,7 @@ and everything the page decides is tested under CPython (tests/page/test_session
 
 from __future__ import annotations
 
-from ..compat import bit_count
+from ..compat import bit_count, capitalize
 from ..game import COLORS, Game
 from ..move import Move, row_name
 from ..render import Picture, picture, ring_icon_svg
@@ -53,7 +53,9 @@ class PlayerStatus(_Parts):
     """Who plays: ``by hand``, ``AI 3``, ``Opponent (by link)``."""
     score: int
     need: int
-    """Rings removed, and how many win."""
+    """Rings removed, and how many win (in the position shown: a past one under review)."""
+    at: str
+    """``at move 12`` while a past position is shown (the score is that position's), else ''."""
     rings: str
     """The score as ring icons (SVG)."""
     on_board: str
@@ -103,7 +105,10 @@ class Status(_Parts):
     discarded: int
     players: list[PlayerStatus]
     pool: int
+    """Markers left in the pool (in the position shown: a past one under review)."""
     pool_warning: str
+    pool_at: str
+    """``at move 12`` while a past position is shown, else ''."""
     moves: list[tuple[int, str, str]]
     review: ReviewStatus | None
     banner: tuple[str, str] | None
@@ -162,6 +167,10 @@ def board_picture(session: Session) -> Picture:
 def prompt_lines(session: Session) -> tuple[str, str]:
     """The prompt and the line under it."""
     turn, game = session.turn, session.game
+    if in_the_past(session):
+        state = shown_state(session)
+        return (f"{capitalize(reviewed_at(session))}: {NAMES[COLORS[state.turn]]} to move",
+                "A past position: the score and the pool are as they were then. Back to game returns to the present.")
     level = session.computer_to_move()
     mover = game.to_move
     if game.result is not None:
@@ -194,16 +203,37 @@ def ai_state(session: Session) -> str:
         return ""
     return "thinking" if session.computer.state == "ready" else "starting"
 
+def in_the_past(session: Session) -> bool:
+    """Whether the board shows a position before the game's last move (under review)."""
+    return session.reviewing is not None and session.reviewing < len(session.game.moves)
+
+
+def shown_state(session: Session) -> State:
+    """The position the score, the pool and the players show: the one under review, else the
+    turn being built."""
+    return session.game.state_at(session.reviewing) if in_the_past(session) else session.turn.state  # type: ignore[arg-type]
+
+
+def reviewed_at(session: Session) -> str:
+    """``at move 12`` (``at the start``) while a past position is shown, else ''."""
+    if not in_the_past(session):
+        return ""
+    shown = session.reviewing
+    return "at the start" if shown == 0 else f"at move {session.game.start_ply + shown}"
+
+
 def players_shown(session: Session, thinking: bool) -> list[PlayerStatus]:
-    s: State = session.turn.state
-    active = None if session.game.result is not None else session.game.to_move
+    s: State = shown_state(session)
+    past = in_the_past(session)
+    active = COLORS[s.turn] if past else None if session.game.result is not None else session.game.to_move
+    thinking = thinking and not past
     out = []
     for color, score in zip(COLORS, (s.white_score, s.black_score)):
         need = s.rings_to_win
         on_board = bit_count(s.white_rings if color == "white" else s.black_rings)
         out.append(PlayerStatus(
             color=color, active=active == color, thinking=thinking and active == color,
-            kind=player_label(session.players[color]), score=score, need=need,
+            kind=player_label(session.players[color]), score=score, need=need, at=reviewed_at(session),
             rings="".join(ring_icon_svg(color, filled=i < score) for i in range(need)),
             on_board=plural(RINGS_PER_PLAYER - on_board, "ring") + " to place" if s.in_placement else ""))
     return out
@@ -233,7 +263,7 @@ def status(session: Session) -> Status:
     ai = ai_state(session)
     thinking = ai == "thinking" and not session.computer.suggesting
     level = session.computer_to_move()
-    left = pool(turn.state)
+    left = pool(shown_state(session))
     person = session.person_to_move()
     outcome = game.outcome if session.reviewing is None else None  # not over a past position
     shown = preview(turn, *session.pointer) if person and session.pointer and session.reviewing is None else None
@@ -245,7 +275,7 @@ def status(session: Session) -> Status:
         phase=str(turn.phase), turn_color=COLORS[turn.color], to_move="" if over else game.to_move,
         hint=str(computer.suggestion) if computer.suggestion else "", ai=ai, discarded=computer.discarded,
         players=players_shown(session, thinking),
-        pool=left, pool_warning=_pool_warning(left),
+        pool=left, pool_warning=_pool_warning(left) if not in_the_past(session) else "", pool_at=reviewed_at(session),
         moves=moves_shown(session), review=review_shown(session),
         banner=(outcome.title, _sentence(outcome.reason)) if outcome and not session.result_closed else None,
         can_undo=bool(turn.decisions) or session.history.can_undo(session.not_here()),

@@ -217,17 +217,19 @@ class View:
 
     def draw_players(self, status: Status) -> None:
         for player in status.players:
-            key = (player.active, player.thinking, player.kind, player.score, player.need, player.on_board)
+            key = (player.active, player.thinking, player.kind, player.score, player.need, player.on_board, player.at)
             if not self._changed("player-" + player.color, key):
                 continue
             el = _get("player-" + player.color)
             el.classList.toggle("active", player.active)
             el.classList.toggle("thinking", player.thinking)
             el.querySelector(".kind").textContent = player.kind
-            rings = el.querySelector(".rings")
-            rings.innerHTML = player.rings
-            rings.setAttribute("aria-label", f"{player.score} of {player.need} rings removed")
-            rings.setAttribute("title", f"{player.score} ring{'s' * (player.score != 1)} removed")
+            at = " " + player.at if player.at else ""
+            el.querySelector(".rings").innerHTML = player.rings
+            el.querySelector(".score-count").textContent = f"{player.score}/{player.need}"
+            score = el.querySelector(".score")
+            score.setAttribute("aria-label", f"{player.score} of {player.need} rings removed{at}")
+            score.setAttribute("title", f"{player.score} of {player.need} ring{'s' * (player.need != 1)} removed{at}")
             el.querySelector(".on-board").textContent = player.on_board
             strip = _get("strip-" + player.color)  # a phone's strip above the board
             strip.classList.toggle("active", player.active)
@@ -264,8 +266,11 @@ class View:
         box.hidden = not status.row_choices
 
     def draw_pool(self, status: Status) -> None:
-        if not self._changed("pool", (status.pool, status.pool_warning)):
+        if not self._changed("pool", (status.pool, status.pool_warning, status.pool_at)):
             return
+        _get("pool-at").textContent = " " + status.pool_at if status.pool_at else ""
+        _get("strip-at").textContent = " " + status.pool_at if status.pool_at else ""
+        _get("pool").classList.toggle("past", bool(status.pool_at))
         _get("pool").classList.toggle("low", bool(status.pool_warning))
         _get("pool-count").textContent = str(status.pool)
         _get("strip-pool").textContent = str(status.pool)
