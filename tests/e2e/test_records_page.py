@@ -341,6 +341,32 @@ def test_a_game_from_a_position_cannot_be_played_by_link(alice):
     alice.page.click("#game-menu summary")  # closed again
 
 
+def test_the_link_for_the_opponent_is_offered_only_where_it_means_something(alice):
+    opponent_link = alice.page.locator("#game-menu button[data-action=copy-opponent-link]")
+    record = NOTATION_EXAMPLE.record()
+    alice.go(f"{alice.base_url}/index.html#white=human&black=human&record={quote(record)}", record)
+    alice.page.click("#game-menu summary")
+    assert opponent_link.is_visible() and opponent_link.is_enabled()
+    alice.page.click("#game-menu summary")
+    # against the computer: nobody to send it to
+    alice.go(f"{alice.base_url}/index.html#white=human&black=ai-2&record={quote(record)}", record)
+    alice.page.click("#game-menu summary")
+    assert opponent_link.is_hidden()
+    alice.page.click("#game-menu summary")
+    # a finished game between two people at one device: nothing left to play
+    finished = next(r.game for r in GAMES if r.game.result is not None)
+    alice.go(f"{alice.base_url}/index.html#white=human&black=human&record={quote(finished.record())}",
+             finished.record())
+    alice.page.click("#game-menu summary")
+    assert opponent_link.is_hidden()
+    alice.page.click("#game-menu summary")
+    # notices do not pile up: the newest two
+    for _ in range(3):
+        alice.menu("copy-record")
+    alice.copied("Copied the record")
+    assert alice.page.locator("#notices p").count() <= 2
+
+
 # --------------------------------------------------------------------------- links
 
 

@@ -21,7 +21,7 @@ from ..render import Picture, picture, ring_icon_svg
 from ..state import RINGS_PER_PLAYER, State, pool
 from ..turn import result_text
 from .access import point_labels, spoken_prompt
-from .links import from_the_start
+from .links import from_the_start, opponent_link_use
 from .preview import Preview, preview
 from .session import NAMES, NOTICES_KEPT, Motion, Session
 from .settings import REMOTE, player_label
@@ -122,6 +122,8 @@ class Status(_Parts):
     send_link: bool
     by_link: bool
     """Whether the game can be played by link (it started from the first move)."""
+    opponent_link: bool
+    """Whether a link for the opponent means something here (:func:`~yinsh.page.links.opponent_link_use`)."""
     row_choices: list[tuple[str, bool]]
     preview: Preview | None
     """What the board previews under the pointer or the keyboard's focus (drawn over it)."""
@@ -284,6 +286,7 @@ def status(session: Session) -> Status:
         hint_disabled=over or level is not None or session.computer.state == "failed",
         pause_hidden=not session.both_computers() or over, pause_label="Resume" if session.paused else "Pause",
         send_link=session.remote_to_move(), by_link=from_the_start(game),
+        opponent_link=bool(opponent_link_use(game, session.players)),
         row_choices=row_choices(session) if person else [],
         preview=shown, preview_note=shown.note if shown else "",
         sounds=session.motion.sounds if session.sound else (),

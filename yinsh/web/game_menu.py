@@ -16,7 +16,7 @@ import asyncio
 
 from ..errors import NotationError, YinshError
 from ..limits import MAX_TEXT_CHARS, too_long
-from ..page.links import from_the_start, game_url, opponent_url
+from ..page.links import from_the_start, game_url, opponent_link_use, opponent_url
 from ..page.records import (
     RECORD_MIME,
     Day,
@@ -87,11 +87,11 @@ class GameKeeper:
             self.run(self.copy(url, "Copied the link to this game: it opens the game with every move so far."))
         elif action == "copy-opponent-link" and not from_the_start(session.game):
             session.notice(NOT_BY_LINK)
-        elif action == "copy-opponent-link":
+        elif action == "copy-opponent-link" and opponent_link_use(session.game, session.players):
             mover = NAMES[session.game.to_move]
             url = self.absolute(opponent_url(str(window.location.pathname), session.game, session.settings))
-            self.run(self.copy(url, f"Copied the link for {mover}: send it to them. They play their move "
-                                    "and send you a link back."))
+            self.run(self.copy(url, f"Copied the link for {mover}: send it to them. "
+                                    + opponent_link_use(session.game, session.players)))
         elif action == "open-record":
             self.open_dialog()
 

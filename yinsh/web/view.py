@@ -237,7 +237,7 @@ class View:
 
     def draw_buttons(self, status: Status) -> None:
         key = (status.can_undo, status.can_redo, status.hint_hidden, status.hint_disabled, status.hint_busy,
-               status.pause_hidden, status.pause_label, status.by_link)
+               status.pause_hidden, status.pause_label, status.by_link, status.opponent_link)
         if not self._changed("buttons", key):
             return
         panel = _get("panel")
@@ -251,7 +251,9 @@ class View:
         pause = panel.querySelector("button[data-action=pause]")
         pause.hidden = status.pause_hidden
         pause.textContent = status.pause_label
-        panel.querySelector("#game-menu button[data-action=copy-opponent-link]").disabled = not status.by_link
+        opponent = panel.querySelector("#game-menu button[data-action=copy-opponent-link]")
+        opponent.hidden = not status.opponent_link  # offered only where it means something
+        opponent.disabled = not status.by_link
 
     def draw_row_choices(self, status: Status) -> None:
         """Several candidate rows: each is also a button by the prompt (the keyboard's and the
