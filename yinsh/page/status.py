@@ -218,9 +218,9 @@ def shown_state(session: Session) -> State:
 
 def reviewed_at(session: Session) -> str:
     """``at move 12`` (``at the start``) while a past position is shown, else ''."""
-    if not in_the_past(session):
-        return ""
     shown = session.reviewing
+    if shown is None or not in_the_past(session):
+        return ""
     return "at the start" if shown == 0 else f"at move {session.game.start_ply + shown}"
 
 
