@@ -41,8 +41,8 @@ from ..game import Game
 from ..limits import MAX_CAPTION_CHARS, MAX_PUZZLE_ANSWERS
 from ..link import decode_game
 from ..move import Move
-from ..state import ring_moves as legal_ring_moves
 from ..scan import lower, quoted, strip, words
+from ..state import ring_moves as legal_ring_moves
 from .urls import read_params
 from .words import shorten
 
@@ -97,7 +97,9 @@ class EmbedSpec(NamedTuple("EmbedSpec", [("game", Game), ("ply", int), ("steps",
     def accepts(self, move: Move) -> bool:
         """Whether ``move`` solves the puzzle: it equals one of the expected moves, or its ring
         move is one of :attr:`ring_moves` (whatever it removes)."""
-        return move in self.expected or (move.kind == "move" and Move("move", move.source, move.target) in self.ring_moves)
+        if move in self.expected:
+            return True
+        return move.kind == "move" and Move("move", move.source, move.target) in self.ring_moves
 
 
 def step_label(ply: int, moves: int) -> str:
