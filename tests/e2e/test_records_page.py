@@ -195,6 +195,22 @@ def test_a_bad_record_is_explained_and_the_game_is_untouched_then_a_good_one_ope
     assert "Opened Ann – Bo (11 moves)." in alice.page.inner_text("#notices")
 
 
+def test_a_record_opened_against_the_computer_keeps_it_on_its_colour_and_says_so(alice):
+    record = NOTATION_EXAMPLE.record()
+    alice.go(f"{alice.base_url}/index.html#white=human&black=ai-1&record={quote(record)}", record)
+    dialog = alice.open_dialog()
+    opened = record + " 11.h7-g7"  # Black to move: the computer answers at once
+    dialog.locator("textarea").fill(opened)
+    dialog.locator("button[data-action=open-game]").click()
+    alice.page.wait_for_function("r => (document.getElementById('board').dataset.record || '').startsWith(r + ' 12.')",
+                                 arg=opened, timeout=BOOT_TIMEOUT_MS)
+    assert alice.page.inner_text("#player-white .kind") == "by hand"
+    assert alice.page.inner_text("#player-black .kind") == "AI 1"
+    assert "Black is still played by the computer (AI 1)" in alice.page.inner_text("#notices")
+    assert alice.page.locator("#notices p").count() <= 2
+    alice.go(f"{alice.base_url}/index.html#white=human&black=human&record={quote(record)}", record)
+
+
 def test_every_fixture_file_and_every_game_of_games_ygn_opens(alice):
     expected = {r.tags["Game"]: r.game.record() for r in GAMES}
     open_record(alice, NOTATION_EXAMPLE.record())

@@ -24,13 +24,13 @@ from ..page.records import (
     export_record,
     import_error_message,
     list_import,
+    players_for_record,
     record_filename,
     record_notices,
     record_title,
 )
 from ..page.saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json, time_from_iso
 from ..page.session import NAMES, Session
-from ..page.settings import Settings
 from .dom import create_proxy, document, find, load, store, to_js, warn, window
 
 __all__ = ["GameKeeper", "ACTIONS"]
@@ -284,5 +284,5 @@ class GameKeeper:
         which = f"game {index + 1} of {len(records)}: " if len(records) > 1 else ""
         self.dialog.close()
         game = record.game.copy()  # the dialog keeps the games it read; the page plays on a copy
-        settings = Settings(variant=game.variant, delay=self.session.settings.delay)  # by hand: a game to look at
-        self.show(game, settings, [f"Opened {which}{record_title(record)}."] + record_notices(record))
+        settings, said = players_for_record(game, self.session.settings)
+        self.show(game, settings, [f"Opened {which}{record_title(record)}."] + record_notices(record) + said)
