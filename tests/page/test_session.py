@@ -252,11 +252,13 @@ class TestReview:
         session = ready(Session(Game.from_record(NOTATION_EXAMPLE), Settings()))
         session.review(0)
         (request,) = session.computer.requests()
-        assert request.kind == "evaluate" and status(session).review.values == "Evaluating the moves…"
+        # meanwhile, a quick estimate from the page's own Python, labelled as one
+        waiting = status(session).review
+        assert request.kind == "evaluate" and waiting.values == [0.0] * 10 and "quick estimate" in waiting.note
         answer(session, request)
         assert not session.computer.requests()
-        values = status(session).review.values
-        assert isinstance(values, list) and len(values) == 10
+        review = status(session).review
+        assert len(review.values) == 10 and review.values != [0.0] * 10 and review.note == ""
 
     def test_no_review_without_moves(self):
         session = Session(Game(), Settings())

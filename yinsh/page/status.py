@@ -21,6 +21,7 @@ from ..render import Picture, picture, ring_icon_svg
 from ..state import RINGS_PER_PLAYER, State, pool
 from ..turn import result_text
 from .access import point_labels, spoken_prompt
+from .estimate import quick_values
 from .links import from_the_start, opponent_link_use
 from .preview import Preview, preview
 from .session import NAMES, NOTICES_KEPT, Motion, Session
@@ -71,8 +72,10 @@ class ReviewStatus(_Parts):
     first_number: int
     """The record's number of the game's first move."""
     label: str
-    values: list[float] | str
-    """The evaluation graph's values, or why there are none (yet)."""
+    values: list[float]
+    """The evaluation graph's values: the computer's, else a quick estimate."""
+    note: str
+    """What the graph is while it is a quick estimate, and why ('' for the computer's)."""
 
 
 class Status(_Parts):
@@ -250,12 +253,29 @@ def review_shown(session: Session) -> ReviewStatus | None:
     if shown is None:
         return None
     game = session.game
-    values = session.computer.graphs.get(game.record())
-    if values is None:
-        values = ("No evaluation graph: the computer player is unavailable." if session.computer.state == "failed"
-                  else "Evaluating the moves…")
-    return ReviewStatus(at=shown, count=len(game.moves), first_number=game.start_ply + 1, values=values,
+    record = game.record()
+    values = session.computer.graphs.get(record)
+    note = ""
+    if not isinstance(values, list):  # not yet, or not at all: a quick estimate meanwhile
+        note = (f"A quick estimate (rings, rows, markers). {values}" if isinstance(values, str) else
+                "A quick estimate (rings, rows, markers): the computer player is unavailable."
+                if session.computer.state == "failed" else
+                "A quick estimate (rings, rows, markers) until the computer's evaluation comes, "
+                "a few seconds while it starts.")
+        values = _quick_values(game, record)
+    return ReviewStatus(at=shown, count=len(game.moves), first_number=game.start_ply + 1, values=values, note=note,
                   label="Reviewing the start" if shown == 0 else f"Reviewing move {game.start_ply + shown}")
+
+
+_QUICK: dict[str, list[float]] = {}
+"""The quick estimate of the last record asked (the page asks on every refresh while reviewing)."""
+
+
+def _quick_values(game: Game, record: str) -> list[float]:
+    if record not in _QUICK:
+        _QUICK.clear()
+        _QUICK[record] = quick_values(game)
+    return _QUICK[record]
 
 def status(session: Session) -> Status:
     """What the page shows now for ``session`` (pure: asking twice gives the same answer)."""
