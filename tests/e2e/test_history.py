@@ -209,9 +209,9 @@ def test_a_game_between_people_shows_a_graph_at_once_then_the_engines(page):
     count = len(BRAVE_COMBO.moves)
     assert p.locator("#eval-graph .eg-point").count() == count  # at once: no wait_for
     if p.get_attribute("#eval-graph", "data-graph") == "estimate":  # (a warm worker may be quicker)
-        assert "quick estimate" in p.inner_text("#eval-graph .eval-note")
+        assert "quick estimate" in p.inner_text("#eval-note")
     p.wait_for_function("document.getElementById('eval-graph').dataset.graph === 'engine'", timeout=AI_TIMEOUT_MS)
-    assert p.locator("#eval-graph .eg-point").count() == count and p.locator("#eval-graph .eval-note").count() == 0
+    assert p.locator("#eval-graph .eg-point").count() == count and p.locator("#eval-note").is_hidden()
     p.keyboard.press("Escape")
 
 
@@ -269,9 +269,9 @@ def test_review_works_when_the_evaluation_fails(yinsh_page):
     yinsh_page.open(f"/#record={quote(NOTATION_EXAMPLE)}")
     p.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=AI_TIMEOUT_MS)
     p.locator("#moves button.move").nth(4).click()
-    p.wait_for_function("document.getElementById('eval-graph').innerText.includes('simulated failure')",
+    p.wait_for_function("document.getElementById('eval-note').innerText.includes('simulated failure')",
                         timeout=AI_TIMEOUT_MS)
-    assert p.inner_text("#eval-graph .eval-note") == ("A quick estimate (rings, rows, markers). "
+    assert p.inner_text("#eval-note") == ("A quick estimate (rings, rows, markers). "
                                                       "No evaluation graph: simulated failure.")
     assert p.locator("#eval-graph .eg-point").count() == 10  # the quick estimate, a point a move
     assert p.get_attribute("#eval-graph", "data-graph") == "estimate"

@@ -313,12 +313,13 @@ class View:
         area.querySelector("button[data-action=review-prev]").disabled = review.at == 0
         area.querySelector("button[data-action=review-next]").disabled = review.at == review.count
         graph = eval_graph_svg(review.values, current=review.at or None, first_number=review.first_number)
-        if review.note:  # a quick estimate, until the computer's evaluation comes
-            graph += f'<p class="eval-note">{escape(review.note)}</p>'
         if self._changed("graph", graph):
-            box = _get("eval-graph")
-            box.innerHTML = graph
-            box.setAttribute("data-graph", "estimate" if review.note else "engine")
+            _get("eval-graph").innerHTML = graph
+        if self._changed("graph-note", review.note):  # a quick estimate, until the computer's evaluation comes
+            note = _get("eval-note")
+            note.textContent = review.note
+            note.hidden = not review.note
+            _get("eval-graph").setAttribute("data-graph", "estimate" if review.note else "engine")
         if opens:  # the panel may scroll (a phone, a low window): the review area in view
             _reveal(area, document.querySelector("#panel .panel-body"))
         button = element(document.querySelector(f'#moves [data-ply="{review.at}"]')) if review.at else None
