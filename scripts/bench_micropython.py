@@ -36,6 +36,7 @@ WORK = {
     "pick": "click: pick a ring",
     "move": "click: end a ring move",
     "hover": "hover: preview a move",
+    "estimate": "graph: a quick estimate",
 }
 
 

@@ -200,6 +200,41 @@ def test_the_evaluation_graph_has_a_point_per_move_and_jumps_to_it(page):
     assert board(p, "record") == record
 
 
+def test_a_game_between_people_shows_a_graph_at_once_then_the_engines(page):
+    """No waiting for the worker: the page's quick estimate is drawn with the review area,
+    labelled as one, and the computer's evaluation replaces it when it comes."""
+    record = BRAVE_COMBO.record()
+    p = page.show(f"white=human&black=human&record={quote(record)}", expect=record)
+    p.locator("#moves button.move").nth(19).click()
+    count = len(BRAVE_COMBO.moves)
+    assert p.locator("#eval-graph .eg-point").count() == count  # at once: no wait_for
+    if p.get_attribute("#eval-graph", "data-graph") == "estimate":  # (a warm worker may be quicker)
+        assert "quick estimate" in p.inner_text("#eval-note")
+    p.wait_for_function("document.getElementById('eval-graph').dataset.graph === 'engine'", timeout=AI_TIMEOUT_MS)
+    assert p.locator("#eval-graph .eg-point").count() == count and p.locator("#eval-note").is_hidden()
+    p.keyboard.press("Escape")
+
+
+def test_a_past_move_shows_its_own_pool_and_score_and_no_result(page):
+    record = BRAVE_COMBO.record()
+    p = page.show(f"white=human&black=human&record={quote(record)}", expect=record)
+    assert p.inner_text("#player-black .score-count") == "3/3" and "wins" in p.inner_text("#prompt")
+    final_pool = p.inner_text("#pool-count")
+    p.locator("#moves button.move").nth(11).click()  # move 12
+    assert board(p, "review") == "12"
+    assert p.inner_text("#pool-count") == "49" and p.inner_text("#strip-pool") == "49"
+    assert "at move 12" in p.inner_text("#pool .pool-label")
+    for color in ("white", "black"):
+        assert p.inner_text(f"#player-{color} .score-count") == "0/3"
+        assert p.text_content(f"#strip-{color} .strip-score") == "0/3"
+        assert p.get_attribute(f"#player-{color} .score", "aria-label") == "0 of 3 rings removed at move 12"
+    assert p.inner_text("#prompt") == "At move 12: White to move"
+    assert "wins" not in p.inner_text("#panel") and p.locator("#banner").is_hidden()
+    p.click("#review button[data-action=live]")
+    assert p.inner_text("#pool-count") == final_pool and p.inner_text("#player-black .score-count") == "3/3"
+    assert "at move" not in p.inner_text("#pool .pool-label") and "wins" in p.inner_text("#prompt")
+
+
 # --------------------------------------------------------------------------- asked before discarding
 
 
@@ -227,17 +262,19 @@ def test_new_game_asks_before_discarding_a_game_in_progress(page):
 
 
 def test_review_works_when_the_evaluation_fails(yinsh_page):
-    """The worker's evaluation answers with an error (made to fail here): the graph says so in
-    a line, and the review itself goes on."""
+    """The worker's evaluation answers with an error (made to fail here): the quick estimate
+    stays, a line says why, and the review itself goes on."""
     serve_failing_worker(yinsh_page.page, "        searcher = Searcher(current.state.rings_to_win)\n")
     p = yinsh_page.page
     yinsh_page.open(f"/#record={quote(NOTATION_EXAMPLE)}")
     p.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=AI_TIMEOUT_MS)
     p.locator("#moves button.move").nth(4).click()
-    p.wait_for_function("document.getElementById('eval-graph').innerText.includes('simulated failure')",
+    p.wait_for_function("document.getElementById('eval-note').innerText.includes('simulated failure')",
                         timeout=AI_TIMEOUT_MS)
-    assert p.inner_text("#eval-graph") == "No evaluation graph: simulated failure."
-    assert p.locator("#eval-graph .eg-point").count() == 0
+    assert p.inner_text("#eval-note") == ("A quick estimate (rings, rows, markers). "
+                                                      "No evaluation graph: simulated failure.")
+    assert p.locator("#eval-graph .eg-point").count() == 10  # the quick estimate, a point a move
+    assert p.get_attribute("#eval-graph", "data-graph") == "estimate"
     p.keyboard.press("ArrowLeft")
     assert board(p, "review") == "4" and p.inner_text("#review-label") == "Reviewing move 4"
     p.keyboard.press("Escape")

@@ -148,6 +148,15 @@ def test_out_of_markers_played_by_clicks(game_page):
     assert game_page.text("#banner-title") == "Black wins"
     assert game_page.text("#banner-text") == "The markers ran out, Black removed 1 ring to 0"
     assert game_page.text("#pool-count") == "0"
+    # a press inside a dialog answers the dialog and leaves the result where it is
+    page = game_page.page
+    page.locator("body").focus()
+    page.keyboard.press("?")
+    keys = page.locator("#keys-dialog")
+    keys.wait_for(state="visible")
+    page.click("#keys-dialog #keys-title")
+    page.click("#keys-dialog button[data-action=close-keys]")
+    assert keys.is_hidden() and page.locator("#banner").is_visible()
 
 
 # --------------------------------------------------------------------------- rows

@@ -195,6 +195,22 @@ def test_a_bad_record_is_explained_and_the_game_is_untouched_then_a_good_one_ope
     assert "Opened Ann – Bo (11 moves)." in alice.page.inner_text("#notices")
 
 
+def test_a_record_opened_against_the_computer_keeps_it_on_its_colour_and_says_so(alice):
+    record = NOTATION_EXAMPLE.record()
+    alice.go(f"{alice.base_url}/index.html#white=human&black=ai-1&record={quote(record)}", record)
+    dialog = alice.open_dialog()
+    opened = record + " 11.h7-g7"  # Black to move: the computer answers at once
+    dialog.locator("textarea").fill(opened)
+    dialog.locator("button[data-action=open-game]").click()
+    alice.page.wait_for_function("r => (document.getElementById('board').dataset.record || '').startsWith(r + ' 12.')",
+                                 arg=opened, timeout=BOOT_TIMEOUT_MS)
+    assert alice.page.inner_text("#player-white .kind") == "by hand"
+    assert alice.page.inner_text("#player-black .kind") == "AI 1"
+    assert "Black is still played by the computer (AI 1)" in alice.page.inner_text("#notices")
+    assert alice.page.locator("#notices p").count() <= 2
+    alice.go(f"{alice.base_url}/index.html#white=human&black=human&record={quote(record)}", record)
+
+
 def test_every_fixture_file_and_every_game_of_games_ygn_opens(alice):
     expected = {r.tags["Game"]: r.game.record() for r in GAMES}
     open_record(alice, NOTATION_EXAMPLE.record())
@@ -339,6 +355,32 @@ def test_a_game_from_a_position_cannot_be_played_by_link(alice):
     alice.page.click("#game-menu summary")
     assert alice.page.locator("#game-menu button[data-action=copy-opponent-link]").is_disabled()
     alice.page.click("#game-menu summary")  # closed again
+
+
+def test_the_link_for_the_opponent_is_offered_only_where_it_means_something(alice):
+    opponent_link = alice.page.locator("#game-menu button[data-action=copy-opponent-link]")
+    record = NOTATION_EXAMPLE.record()
+    alice.go(f"{alice.base_url}/index.html#white=human&black=human&record={quote(record)}", record)
+    alice.page.click("#game-menu summary")
+    assert opponent_link.is_visible() and opponent_link.is_enabled()
+    alice.page.click("#game-menu summary")
+    # against the computer: nobody to send it to
+    alice.go(f"{alice.base_url}/index.html#white=human&black=ai-2&record={quote(record)}", record)
+    alice.page.click("#game-menu summary")
+    assert opponent_link.is_hidden()
+    alice.page.click("#game-menu summary")
+    # a finished game between two people at one device: nothing left to play
+    finished = next(r.game for r in GAMES if r.game.result is not None)
+    alice.go(f"{alice.base_url}/index.html#white=human&black=human&record={quote(finished.record())}",
+             finished.record())
+    alice.page.click("#game-menu summary")
+    assert opponent_link.is_hidden()
+    alice.page.click("#game-menu summary")
+    # notices do not pile up: the newest two
+    for _ in range(3):
+        alice.menu("copy-record")
+    alice.copied("Copied the record")
+    assert alice.page.locator("#notices p").count() <= 2
 
 
 # --------------------------------------------------------------------------- links

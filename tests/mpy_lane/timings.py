@@ -55,6 +55,7 @@ def clicks(codes, repeat):
     handles it: what the page shows (its status, the move previewed) and the preview drawn."""
     from yinsh import Game
     from yinsh.page.access import Announcer, point_labels
+    from yinsh.page.estimate import quick_value
     from yinsh.page.guide import guide_line
     from yinsh.page.session import Session
     from yinsh.page.settings import Settings
@@ -109,6 +110,7 @@ def clicks(codes, repeat):
 
         out.append({
             "hover": _best(hover, repeat),
+            "estimate": _best(lambda state=game.state: quick_value(state), repeat),
             "turn": _best(lambda game=game: Turn(game), repeat),
             "legal_moves": _best(lambda game=game: legal_moves(game.state), repeat),
             "board": _best(lambda game=game, turn=turn: redraw(game, turn), repeat),

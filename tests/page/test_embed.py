@@ -127,10 +127,27 @@ class TestPuzzle:
         spec = parse_embed(self.query("e3-f3;xf7|e3-f3;xf6|e3-f3;xf7"))
         assert spec.expected == (Move.from_text("e3-f3;xe3-e7xf7"), Move.from_text("e3-f3;xe3-e7xf6"))
 
+    def test_a_ring_move_alone_accepts_every_way_to_finish_it(self):
+        spec = parse_embed(self.query("e3-f3"))  # it makes the row e3-e7: which ring goes is free
+        assert spec.puzzle and spec.expected == () and spec.ring_moves == (Move.from_text("e3-f3"),)
+        position = spec.game_at(spec.ply)
+        finishes = [m for m in position.legal_moves() if (m.source, m.target) == (spec.ring_moves[0].source,
+                                                                                  spec.ring_moves[0].target)]
+        assert len(finishes) > 1 and all(m.after for m in finishes)
+        assert all(spec.accepts(m) for m in finishes)
+        assert not any(spec.accepts(m) for m in position.legal_moves() if m not in finishes)
+
+    def test_the_whole_move_when_the_row_matters(self):
+        spec = parse_embed(self.query("e3-f3;xf7|e3-e1"))
+        assert spec.accepts(Move.from_text("e3-f3;xe3-e7xf7"))
+        assert not spec.accepts(Move.from_text("e3-f3;xe3-e7xf6"))
+        assert spec.accepts(Move.from_text("e3-e1;xe3-e7xf6"))
+
     @pytest.mark.parametrize("expect, extra, words", [
         ("", "", "play=1 needs the answer"),
-        ("e3-e1", "", "expect= is not a legal move here"),
-        ("e3-f3", "", "expect= is not a legal move here"),  # the row it makes must be removed
+        ("e3-e9", "", "expect= is not a legal move here"),  # a marker on e9
+        ("e4-e1", "", "expect= is not a legal move here"),  # no ring on e4
+        ("e3-f3;xf6-f2xf3", "", "expect= is not a legal move here"),  # no such row
         ("e3-f3;xf7|", "", "empty alternative"),
         ("e3-f3;xf7", "&steps=1&record=1.e3", "Give one game"),
     ])
@@ -220,12 +237,11 @@ class TestExamplePage:
         (puzzle,) = [s for s in map(parse_embed, example_frames().values()) if s.puzzle]
         position = puzzle.game_at(puzzle.ply)
         legal = position.legal_moves()
-        for move in puzzle.expected:
-            assert move in legal, f"{move} is not legal in the puzzle"
-            assert move.after, f"{move} makes no row of five"
-        # every way of completing the row is accepted (the ring removed is the reader's choice)
+        # the answer is the ring move alone: every way of completing the row is accepted (the
+        # ring removed is the reader's choice), and no other move
+        assert puzzle.ring_moves and not puzzle.expected
         makes_row = [m for m in legal if m.after]
-        assert set(makes_row) == set(puzzle.expected)
+        assert [m for m in legal if puzzle.accepts(m)] == makes_row
         # and it is a puzzle: most moves make no row
         assert len(legal) > 10 * len(makes_row)
 

@@ -4,6 +4,7 @@ writes."""
 from __future__ import annotations
 
 import doctest
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,7 @@ import yinsh.page.links
 from yinsh import Game
 from yinsh.board import parse_point
 from yinsh.link import encode_game
-from yinsh.page.links import game_url, moves_chosen_for, open_page
+from yinsh.page.links import game_url, moves_chosen_for, open_page, opponent_link_use
 from yinsh.page.saved import saved_to_json
 from yinsh.page.session import Session
 from yinsh.page.settings import (
@@ -19,8 +20,10 @@ from yinsh.page.settings import (
     Settings,
 )
 from yinsh.page.status import status
+from yinsh.record import read_records
 
 NOTATION_EXAMPLE = "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def test_doctests():
@@ -123,3 +126,22 @@ class TestLinks:
         assert setup.players == {"white": "human", "black": "human"}
         assert setup.notices == ["Unknown side 'purple' for you: expected white or black. "
                                  "Both sides are played on this device."]
+
+
+@pytest.mark.parametrize("record, players, offered", [
+    ("1.e3", {"white": "human", "black": "human"}, "They play their move and send you a link back."),
+    ("1.e3", {"white": "human", "black": "remote"}, "They play their move and send you a link back."),
+    ("1.e3", {"white": "ai-2", "black": "human"}, ""),
+    ("1.e3", {"white": "remote", "black": "ai-1"}, ""),
+])
+def test_the_link_for_the_opponent_in_a_game_in_progress(record, players, offered):
+    assert opponent_link_use(Game.from_record(record), players) == offered
+
+
+def test_the_link_for_the_opponent_in_a_finished_game():
+    finished = next(r.game for r in read_records((DATA / "games.ygn").read_text(encoding="utf-8"))
+                    if r.game.result is not None)
+    assert finished.result is not None
+    assert opponent_link_use(finished, {"white": "human", "black": "human"}) == ""
+    assert opponent_link_use(finished, {"white": "remote", "black": "human"}) == "It shows them how the game ended."
+    assert opponent_link_use(finished, {"white": "ai-3", "black": "human"}) == ""

@@ -27,6 +27,7 @@ from yinsh.page.records import (
     export_tags,
     import_error_message,
     list_import,
+    players_for_record,
     read_import,
     record_filename,
 )
@@ -323,3 +324,26 @@ def test_the_listing_glance_says_what_reading_says(text):
     (record,) = record
     assert listed.moves == len(record.game.moves)
     assert listed.tags == {k: v for k, v in record.tags.items() if k in ("White", "Black", "Date", "Result", "Event")}
+
+
+class TestPlayersForRecord:
+    """Opening a record while a computer plays keeps it on its colour, and says so."""
+
+    def test_the_computer_keeps_its_colour_in_a_game_in_progress(self):
+        game = Game.from_record("1.e3 2.a5 3.b5")
+        settings, said = players_for_record(game, Settings(white="human", black="ai-3", delay=250))
+        assert (settings.white, settings.black, settings.delay) == ("human", "ai-3", 250)
+        assert said == ["Black is still played by the computer (AI 3); New game… changes who plays."]
+
+    def test_two_computers_play_on(self):
+        settings, said = players_for_record(Game.from_record("1.e3"), Settings(white="ai-1", black="ai-5"))
+        assert (settings.white, settings.black) == ("ai-1", "ai-5") and "Pause stops them" in said[0]
+
+    def test_people_stay_by_hand_and_a_link_player_becomes_one(self):
+        settings, said = players_for_record(Game.from_record("1.e3"), Settings(white="human", black="remote"))
+        assert (settings.white, settings.black, said) == ("human", "human", [])
+
+    def test_a_finished_game_needs_no_word_and_takes_its_variant(self):
+        finished = next(r.game for r in GAMES if r.game.result is not None)
+        settings, said = players_for_record(finished, Settings(black="ai-2", variant="blitz"))
+        assert settings.variant == finished.variant and settings.black == "ai-2" and said == []

@@ -252,11 +252,13 @@ class TestReview:
         session = ready(Session(Game.from_record(NOTATION_EXAMPLE), Settings()))
         session.review(0)
         (request,) = session.computer.requests()
-        assert request.kind == "evaluate" and status(session).review.values == "Evaluating the moves…"
+        # meanwhile, a quick estimate from the page's own Python, labelled as one
+        waiting = status(session).review
+        assert request.kind == "evaluate" and waiting.values == [0.0] * 10 and "quick estimate" in waiting.note
         answer(session, request)
         assert not session.computer.requests()
-        values = status(session).review.values
-        assert isinstance(values, list) and len(values) == 10
+        review = status(session).review
+        assert len(review.values) == 10 and review.values != [0.0] * 10 and review.note == ""
 
     def test_no_review_without_moves(self):
         session = Session(Game(), Settings())
@@ -298,3 +300,11 @@ def test_a_move_with_removals_is_drawn_in_steps():
     for decision in decisions_of(move):
         turn.choose(Decision(decision.kind, decision.value))
     assert turn.move == move
+
+
+def test_the_newest_two_notices_are_kept_and_shown():
+    session = Session(Game(), Settings(), ["first", "second", "third"])
+    assert session.notices == ["second", "third"]
+    session.notice("fourth")
+    assert session.notices == ["third", "fourth"]
+    assert status(session).notices == ("third", "fourth")

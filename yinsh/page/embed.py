@@ -11,8 +11,10 @@ parameters (query or hash, the hash wins) say what the frame shows:
 - ``highlight=e4,e5,e3-e7``: points to mark (rows allowed too), ``rows=e3-e7``: rows;
 - ``play=1`` with ``expect=<move>``: a puzzle. The reader makes a move in the position
   shown and is told whether it is the expected one. Moves are compared as values, so any
-  notation of the same move counts; several moves separated by ``|`` are alternatives
-  (a row is often completed the same way whatever ring goes with it);
+  notation of the same move counts; several moves separated by ``|`` are alternatives. A
+  ring move alone (``expect=g4-e2``) where the move makes rows accepts every legal way to
+  finish it (the rows and rings removed are the reader's choice); the whole move
+  (``g4-e2;xg4-k8xa5``) accepts that finish only, for when the row matters;
 - ``caption=…``: a line of text under the board.
 
 :func:`parse_embed` reads them and raises :class:`EmbedError` (and nothing else) with a
@@ -40,6 +42,7 @@ from ..limits import MAX_CAPTION_CHARS, MAX_PUZZLE_ANSWERS
 from ..link import decode_game
 from ..move import Move
 from ..scan import lower, quoted, strip, words
+from ..state import ring_moves as legal_ring_moves
 from .urls import read_params
 from .words import shorten
 
@@ -58,22 +61,24 @@ class EmbedError(YinshError):
 
 class EmbedSpec(NamedTuple("EmbedSpec", [("game", Game), ("ply", int), ("steps", bool), ("marked", "tuple[str, ...]"),
                                          ("rows", "tuple[str, ...]"), ("expected", "tuple[Move, ...]"),
-                                         ("caption", str)])):
+                                         ("caption", str), ("ring_moves", "tuple[Move, ...]")])):
     """What an embedded diagram shows, read from its URL by :func:`parse_embed`.
 
     - ``game``: the whole game given (a record's moves, or a position with no move);
     - ``ply``: how many of the game's moves are played on the board shown first (0 … :attr:`moves`);
     - ``steps``: whether the reader may step through the moves;
     - ``marked``: points to mark, as names (``'e4'``); ``rows``: rows to highlight (``'e3-e7'``);
-    - ``expected``: in a puzzle, the moves that count as correct (empty: no puzzle);
-    - ``caption``: a line of text under the board.
+    - ``expected``: in a puzzle, the whole moves that count as correct;
+    - ``caption``: a line of text under the board;
+    - ``ring_moves``: in a puzzle, ring moves (no removals) every finish of which counts as
+      correct: the author named the ring move only, where it makes rows.
     """
 
     __slots__ = ()
 
     def __new__(cls, game: Game, ply: int, steps: bool, marked: tuple[str, ...] = (), rows: tuple[str, ...] = (),
-                expected: tuple[Move, ...] = (), caption: str = "") -> EmbedSpec:
-        return super().__new__(cls, game, ply, steps, marked, rows, expected, caption)
+                expected: tuple[Move, ...] = (), caption: str = "", ring_moves: tuple[Move, ...] = ()) -> EmbedSpec:
+        return super().__new__(cls, game, ply, steps, marked, rows, expected, caption, ring_moves)
 
     @property
     def moves(self) -> int:
@@ -83,15 +88,18 @@ class EmbedSpec(NamedTuple("EmbedSpec", [("game", Game), ("ply", int), ("steps",
     @property
     def puzzle(self) -> bool:
         """Whether the reader is asked to play a move (``play=1``)."""
-        return bool(self.expected)
+        return bool(self.expected or self.ring_moves)
 
     def game_at(self, ply: int) -> Game:
         """The game after its first ``ply`` moves (clamped to 0 … :attr:`moves`)."""
         return _after(self.game, max(0, min(ply, self.moves)))
 
     def accepts(self, move: Move) -> bool:
-        """Whether ``move`` solves the puzzle: it equals one of the expected moves."""
-        return move in self.expected
+        """Whether ``move`` solves the puzzle: it equals one of the expected moves, or its ring
+        move is one of :attr:`ring_moves` (whatever it removes)."""
+        if move in self.expected:
+            return True
+        return move.kind == "move" and Move("move", move.source, move.target) in self.ring_moves
 
 
 def step_label(ply: int, moves: int) -> str:
@@ -127,17 +135,18 @@ def parse_embed(search: str = "", hash_: str = "") -> EmbedSpec:
     marked, rows = _highlights(params)
     play = _flag(params, "play")
     expected: tuple[Move, ...] = ()
+    ring_moves: tuple[Move, ...] = ()
     if play:
         if steps:
             raise EmbedError("play=1 and steps=1 do not go together: a puzzle shows one position.")
-        expected = _expected(params, game, ply)
+        expected, ring_moves = _expected(params, game, ply)
     elif strip(params.get("expect", "")):
         raise EmbedError("expect= is the answer of a puzzle: add play=1.")
     caption = " ".join(words(params.get("caption", "")))
     if len(caption) > MAX_CAPTION_CHARS:
         raise EmbedError(f"caption= is {len(caption)} characters long: "
                          f"at most {MAX_CAPTION_CHARS} fit under a diagram.")
-    return EmbedSpec(game, ply, steps, marked, rows, expected, caption)
+    return EmbedSpec(game, ply, steps, marked, rows, expected, caption, ring_moves)
 
 
 def _game(params: dict[str, str]) -> Game:
@@ -189,7 +198,9 @@ def _highlights(params: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...
     return tuple(unique(marked)), tuple(unique(rows + more_rows))
 
 
-def _expected(params: dict[str, str], game: Game, ply: int) -> tuple[Move, ...]:
+def _expected(params: dict[str, str], game: Game, ply: int) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+    """The puzzle's answers: whole moves, and ring moves named alone that make rows (every
+    finish counts)."""
     texts = [strip(t) for t in params.get("expect", "").split("|")]
     if not any(texts):
         raise EmbedError("play=1 needs the answer: expect=<move>, e.g. expect=e3-f3;xe3-e7xf7.")
@@ -198,15 +209,30 @@ def _expected(params: dict[str, str], game: Game, ply: int) -> tuple[Move, ...]:
     position = _after(game, ply)
     if position.result is not None:
         raise EmbedError("play=1: the game is over in that position, so there is no move to play.")
-    moves = []
+    moves, ring_moves = [], []
     for text in texts:
         if not text:
             raise EmbedError("expect= has an empty alternative: separate moves with a single |.")
         try:
             moves.append(position.parse_move(text))
         except YinshError as exc:
-            raise EmbedError(f"expect= is not a legal move here: {shorten(str(exc), 200)}") from None
-    return tuple(unique(moves))
+            ring_move = _ring_move_alone(text, position)
+            if ring_move is None:
+                raise EmbedError(f"expect= is not a legal move here: {shorten(str(exc), 200)}") from None
+            ring_moves.append(ring_move)
+    return tuple(unique(moves)), tuple(unique(ring_moves))
+
+
+def _ring_move_alone(text: str, position: Game) -> Move | None:
+    """``text`` as a ring move with no removals that the player to move in ``position`` may
+    make (it then makes rows: else it would have been a whole move), or ``None``."""
+    try:
+        move = Move.from_text(text)
+    except YinshError:
+        return None
+    if move.kind != "move" or move.before or move.after:
+        return None
+    return move if (move.source, move.target) in legal_ring_moves(position.state) else None
 
 
 def _after(game: Game, ply: int) -> Game:

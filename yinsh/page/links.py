@@ -23,11 +23,12 @@ from ..link import decode_game, encode_game
 from ..scan import lower, strip
 from ..state import apply_move, legal_moves
 from .saved import SavedGameError, saved_from_json
-from .settings import REMOTE, Settings, settings_from_params
+from .settings import REMOTE, Settings, ai_level, settings_from_params
 from .urls import quote, read_params
 from .words import shorten
 
 __all__ = ["PageSetup", "LiveLink", "live_link", "open_page", "game_url", "opponent_url", "from_the_start",
+           "opponent_link_use",
            "continues_game", "replaces_game_in_progress", "moves_chosen_for"]
 
 
@@ -180,6 +181,29 @@ def from_the_start(game: Game) -> bool:
     (True, False)
     """
     return game.start_ply == 0 and game.start_state == Game(game.variant).start_state
+
+
+def opponent_link_use(game: Game, players: dict[str, str]) -> str:
+    """What a link for the opponent does in ``game`` played by ``players``, said to the person
+    who copies it for the player to move; '' where it means nothing: a computer plays, or the
+    game is over between people at one device.
+
+    In a game in progress between people, the player to move plays by link (or could): they
+    play their move and send a link back. Once the game is over, a link still shows the end
+    to an opponent who plays by link.
+
+    >>> opponent_link_use(Game.from_record("1.e3"), {"white": "human", "black": "human"})[:30]
+    'They play their move and send '
+    >>> opponent_link_use(Game.from_record("1.e3"), {"white": "human", "black": "ai-2"})
+    ''
+    """
+    if any(ai_level(kind) is not None for kind in players.values()):
+        return ""
+    if game.result is None:
+        return "They play their move and send you a link back."
+    if REMOTE in players.values():
+        return "It shows them how the game ended."
+    return ""
 
 
 def continues_game(game: Game, earlier: Game) -> bool:

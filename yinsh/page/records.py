@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     import datetime
 
 __all__ = ["Day", "export_tags", "export_record", "record_filename", "Listed", "list_import", "read_import",
-           "import_error_message", "record_title", "record_notices", "RECORD_MIME"]
+           "import_error_message", "record_title", "record_notices", "players_for_record", "RECORD_MIME"]
 
 RECORD_MIME: Final = "text/plain;charset=utf-8"
 """The type of a saved record file (``.ygn``: plain text)."""
@@ -331,3 +331,31 @@ def _title(tags: dict[str, str]) -> str:
     else:
         title = tags.get("Scenario") or tags.get("Game") or tags.get("Event") or "a game"
     return visible(title + (f", {tags['Date']}" if tags.get("Date") else ""))
+
+
+def players_for_record(game: Game, now: Settings) -> tuple[Settings, list[str]]:
+    """Who plays ``game``, opened from a record while ``now``'s players play, and what the
+    page says about it.
+
+    A computer keeps its colour: the person playing it goes on against it, in the game opened
+    (it moves at once if it is to move). A player by link becomes a player by hand: a record
+    opened here is not the game the link was sent for. The page says who plays when a
+    computer plays on; a finished game needs no word.
+
+    >>> game = Game.from_record("1.e3 2.a5")
+    >>> settings, said = players_for_record(game, Settings(black="ai-2", white="remote"))
+    >>> settings.white, settings.black, said
+    ('human', 'ai-2', ['Black is still played by the computer (AI 2); New game… changes who plays.'])
+    """
+    kinds = [kind if ai_level(kind) is not None else "human" for kind in (now.white, now.black)]
+    settings = Settings(white=kinds[0], black=kinds[1], variant=game.variant, delay=now.delay)
+    computers = [(capitalize(color), ai_level(kind)) for color, kind in zip(COLORS, kinds)
+                 if ai_level(kind) is not None]
+    if game.result is not None or not computers:
+        return settings, []
+    if len(computers) == 2:
+        said = (f"The computers play on (White AI {computers[0][1]}, Black AI {computers[1][1]}); "
+                "Pause stops them, New game… changes who plays.")
+    else:
+        said = f"{computers[0][0]} is still played by the computer (AI {computers[0][1]}); New game… changes who plays."
+    return settings, [said]

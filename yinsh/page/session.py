@@ -38,7 +38,10 @@ from .settings import REMOTE, Settings, ai_level
 from .sounds import decision_cues, move_cues
 from .words import MOUSE, TOUCH, several_rows
 
-__all__ = ["Session", "Motion", "NAMES", "GRAPHS_KEPT"]
+__all__ = ["Session", "Motion", "NAMES", "GRAPHS_KEPT", "NOTICES_KEPT"]
+
+NOTICES_KEPT = 2
+"""How many notices the page keeps and shows, the newest."""
 
 class Motion:
     """How the board shows the change just made, once: ``animate`` is the
@@ -98,8 +101,9 @@ class Session:
     # ------------------------------------------------------------------ what the page tells it
 
     def notice(self, text: str) -> None:
-        """A notice for the player (the page shows the last three)."""
-        self.notices.append(text)
+        """A notice for the player: the newest :data:`NOTICES_KEPT` are kept (older ones have
+        been read or no longer apply; more would push the board down)."""
+        self.notices = (self.notices + [text])[-NOTICES_KEPT:]
 
     def say(self, text: str) -> None:
         """The answer to the last input, in place of the one before."""
@@ -169,7 +173,7 @@ class Session:
         self.game = game
         self.settings = settings
         self.history = History(game)
-        self.notices = list(notices)
+        self.notices = list(notices)[-NOTICES_KEPT:]
         self.message = ""
         self.reviewing = None
         self.paused = False

@@ -14,16 +14,17 @@ and everything the page decides is tested under CPython (tests/page/test_session
 
 from __future__ import annotations
 
-from ..compat import bit_count
+from ..compat import bit_count, capitalize
 from ..game import COLORS, Game
 from ..move import Move, row_name
 from ..render import Picture, picture, ring_icon_svg
 from ..state import RINGS_PER_PLAYER, State, pool
 from ..turn import result_text
 from .access import point_labels, spoken_prompt
-from .links import from_the_start
+from .estimate import quick_values
+from .links import from_the_start, opponent_link_use
 from .preview import Preview, preview
-from .session import NAMES, Motion, Session
+from .session import NAMES, NOTICES_KEPT, Motion, Session
 from .settings import REMOTE, player_label
 from .words import detail, plural
 
@@ -53,7 +54,9 @@ class PlayerStatus(_Parts):
     """Who plays: ``by hand``, ``AI 3``, ``Opponent (by link)``."""
     score: int
     need: int
-    """Rings removed, and how many win."""
+    """Rings removed, and how many win (in the position shown: a past one under review)."""
+    at: str
+    """``at move 12`` while a past position is shown (the score is that position's), else ''."""
     rings: str
     """The score as ring icons (SVG)."""
     on_board: str
@@ -69,8 +72,10 @@ class ReviewStatus(_Parts):
     first_number: int
     """The record's number of the game's first move."""
     label: str
-    values: list[float] | str
-    """The evaluation graph's values, or why there are none (yet)."""
+    values: list[float]
+    """The evaluation graph's values: the computer's, else a quick estimate."""
+    note: str
+    """What the graph is while it is a quick estimate, and why ('' for the computer's)."""
 
 
 class Status(_Parts):
@@ -103,7 +108,10 @@ class Status(_Parts):
     discarded: int
     players: list[PlayerStatus]
     pool: int
+    """Markers left in the pool (in the position shown: a past one under review)."""
     pool_warning: str
+    pool_at: str
+    """``at move 12`` while a past position is shown, else ''."""
     moves: list[tuple[int, str, str]]
     review: ReviewStatus | None
     banner: tuple[str, str] | None
@@ -117,6 +125,8 @@ class Status(_Parts):
     send_link: bool
     by_link: bool
     """Whether the game can be played by link (it started from the first move)."""
+    opponent_link: bool
+    """Whether a link for the opponent means something here (:func:`~yinsh.page.links.opponent_link_use`)."""
     row_choices: list[tuple[str, bool]]
     preview: Preview | None
     """What the board previews under the pointer or the keyboard's focus (drawn over it)."""
@@ -162,6 +172,10 @@ def board_picture(session: Session) -> Picture:
 def prompt_lines(session: Session) -> tuple[str, str]:
     """The prompt and the line under it."""
     turn, game = session.turn, session.game
+    if in_the_past(session):
+        state = shown_state(session)
+        return (f"{capitalize(reviewed_at(session))}: {NAMES[COLORS[state.turn]]} to move",
+                "A past position: the score and the pool are as they were then. Back to game returns to the present.")
     level = session.computer_to_move()
     mover = game.to_move
     if game.result is not None:
@@ -194,16 +208,37 @@ def ai_state(session: Session) -> str:
         return ""
     return "thinking" if session.computer.state == "ready" else "starting"
 
+def in_the_past(session: Session) -> bool:
+    """Whether the board shows a position before the game's last move (under review)."""
+    return session.reviewing is not None and session.reviewing < len(session.game.moves)
+
+
+def shown_state(session: Session) -> State:
+    """The position the score, the pool and the players show: the one under review, else the
+    turn being built."""
+    return session.game.state_at(session.reviewing) if in_the_past(session) else session.turn.state  # type: ignore[arg-type]
+
+
+def reviewed_at(session: Session) -> str:
+    """``at move 12`` (``at the start``) while a past position is shown, else ''."""
+    shown = session.reviewing
+    if shown is None or not in_the_past(session):
+        return ""
+    return "at the start" if shown == 0 else f"at move {session.game.start_ply + shown}"
+
+
 def players_shown(session: Session, thinking: bool) -> list[PlayerStatus]:
-    s: State = session.turn.state
-    active = None if session.game.result is not None else session.game.to_move
+    s: State = shown_state(session)
+    past = in_the_past(session)
+    active = COLORS[s.turn] if past else None if session.game.result is not None else session.game.to_move
+    thinking = thinking and not past
     out = []
     for color, score in zip(COLORS, (s.white_score, s.black_score)):
         need = s.rings_to_win
         on_board = bit_count(s.white_rings if color == "white" else s.black_rings)
         out.append(PlayerStatus(
             color=color, active=active == color, thinking=thinking and active == color,
-            kind=player_label(session.players[color]), score=score, need=need,
+            kind=player_label(session.players[color]), score=score, need=need, at=reviewed_at(session),
             rings="".join(ring_icon_svg(color, filled=i < score) for i in range(need)),
             on_board=plural(RINGS_PER_PLAYER - on_board, "ring") + " to place" if s.in_placement else ""))
     return out
@@ -218,12 +253,29 @@ def review_shown(session: Session) -> ReviewStatus | None:
     if shown is None:
         return None
     game = session.game
-    values = session.computer.graphs.get(game.record())
-    if values is None:
-        values = ("No evaluation graph: the computer player is unavailable." if session.computer.state == "failed"
-                  else "Evaluating the moves…")
-    return ReviewStatus(at=shown, count=len(game.moves), first_number=game.start_ply + 1, values=values,
+    record = game.record()
+    values = session.computer.graphs.get(record)
+    note = ""
+    if not isinstance(values, list):  # not yet, or not at all: a quick estimate meanwhile
+        note = (f"A quick estimate (rings, rows, markers). {values}" if isinstance(values, str) else
+                "A quick estimate (rings, rows, markers): the computer player is unavailable."
+                if session.computer.state == "failed" else
+                "A quick estimate (rings, rows, markers) until the computer's evaluation comes, "
+                "a few seconds while it starts.")
+        values = _quick_values(game, record)
+    return ReviewStatus(at=shown, count=len(game.moves), first_number=game.start_ply + 1, values=values, note=note,
                   label="Reviewing the start" if shown == 0 else f"Reviewing move {game.start_ply + shown}")
+
+
+_QUICK: dict[str, list[float]] = {}
+"""The quick estimate of the last record asked (the page asks on every refresh while reviewing)."""
+
+
+def _quick_values(game: Game, record: str) -> list[float]:
+    if record not in _QUICK:
+        _QUICK.clear()
+        _QUICK[record] = quick_values(game)
+    return _QUICK[record]
 
 def status(session: Session) -> Status:
     """What the page shows now for ``session`` (pure: asking twice gives the same answer)."""
@@ -233,19 +285,19 @@ def status(session: Session) -> Status:
     ai = ai_state(session)
     thinking = ai == "thinking" and not session.computer.suggesting
     level = session.computer_to_move()
-    left = pool(turn.state)
+    left = pool(shown_state(session))
     person = session.person_to_move()
     outcome = game.outcome if session.reviewing is None else None  # not over a past position
     shown = preview(turn, *session.pointer) if person and session.pointer and session.reviewing is None else None
     return Status(
         game=game, board=board_picture(session), motion=session.motion, reviewing=session.reviewing,
         prompt=prompt, detail=detail, spoken=spoken_prompt(prompt, turn if level is None else None),
-        guide=session.guide_line(), message=session.message, notices=tuple(session.notices[-3:]),
+        guide=session.guide_line(), message=session.message, notices=tuple(session.notices[-NOTICES_KEPT:]),
         record=game.record(), position=game.position(), result=game.result or "",
         phase=str(turn.phase), turn_color=COLORS[turn.color], to_move="" if over else game.to_move,
         hint=str(computer.suggestion) if computer.suggestion else "", ai=ai, discarded=computer.discarded,
         players=players_shown(session, thinking),
-        pool=left, pool_warning=_pool_warning(left),
+        pool=left, pool_warning=_pool_warning(left) if not in_the_past(session) else "", pool_at=reviewed_at(session),
         moves=moves_shown(session), review=review_shown(session),
         banner=(outcome.title, _sentence(outcome.reason)) if outcome and not session.result_closed else None,
         can_undo=bool(turn.decisions) or session.history.can_undo(session.not_here()),
@@ -254,6 +306,7 @@ def status(session: Session) -> Status:
         hint_disabled=over or level is not None or session.computer.state == "failed",
         pause_hidden=not session.both_computers() or over, pause_label="Resume" if session.paused else "Pause",
         send_link=session.remote_to_move(), by_link=from_the_start(game),
+        opponent_link=bool(opponent_link_use(game, session.players)),
         row_choices=row_choices(session) if person else [],
         preview=shown, preview_note=shown.note if shown else "",
         sounds=session.motion.sounds if session.sound else (),

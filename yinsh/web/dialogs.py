@@ -109,8 +109,9 @@ class Dialogs:
 
     def on_pointer_down(self, event) -> None:
         """A press anywhere but on the result puts it away (a press, not a click: the click
-        that ends the game has pressed before the result showed)."""
-        if not self.banner.hidden and find(event.target, "#banner") is None:
+        that ends the game has pressed before the result showed). A press inside an open dialog
+        answers its question and leaves the result as it is."""
+        if not self.banner.hidden and find(event.target, "#banner") is None and find(event.target, "dialog") is None:
             self.session.close_result()
 
     # ------------------------------------------------------------------ starting again

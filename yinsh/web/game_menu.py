@@ -16,7 +16,7 @@ import asyncio
 
 from ..errors import NotationError, YinshError
 from ..limits import MAX_TEXT_CHARS, too_long
-from ..page.links import from_the_start, game_url, opponent_url
+from ..page.links import from_the_start, game_url, opponent_link_use, opponent_url
 from ..page.records import (
     RECORD_MIME,
     Day,
@@ -24,13 +24,13 @@ from ..page.records import (
     export_record,
     import_error_message,
     list_import,
+    players_for_record,
     record_filename,
     record_notices,
     record_title,
 )
 from ..page.saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json, time_from_iso
 from ..page.session import NAMES, Session
-from ..page.settings import Settings
 from .dom import create_proxy, document, find, load, store, to_js, warn, window
 
 __all__ = ["GameKeeper", "ACTIONS"]
@@ -86,12 +86,12 @@ class GameKeeper:
                                          session.settings))
             self.run(self.copy(url, "Copied the link to this game: it opens the game with every move so far."))
         elif action == "copy-opponent-link" and not from_the_start(session.game):
-            session.notices.append(NOT_BY_LINK)
-        elif action == "copy-opponent-link":
+            session.notice(NOT_BY_LINK)
+        elif action == "copy-opponent-link" and opponent_link_use(session.game, session.players):
             mover = NAMES[session.game.to_move]
             url = self.absolute(opponent_url(str(window.location.pathname), session.game, session.settings))
-            self.run(self.copy(url, f"Copied the link for {mover}: send it to them. They play their move "
-                                    "and send you a link back."))
+            self.run(self.copy(url, f"Copied the link for {mover}: send it to them. "
+                                    + opponent_link_use(session.game, session.players)))
         elif action == "open-record":
             self.open_dialog()
 
@@ -102,7 +102,7 @@ class GameKeeper:
                 await coroutine
             except Exception as exc:
                 warn("a Game menu action failed", exc)
-                self.session.notices.append("Something went wrong; the game is unchanged.")
+                self.session.notice("Something went wrong; the game is unchanged.")
             self.refresh()
         asyncio.create_task(guarded())
 
@@ -131,7 +131,7 @@ class GameKeeper:
         link.click()
         link.remove()
         window.setTimeout(create_proxy(lambda: window.URL.revokeObjectURL(url)), 10_000)
-        self.session.notices.append(f"Saved the record as {name}.")
+        self.session.notice(f"Saved the record as {name}.")
 
     async def copy(self, text: str, done: str) -> None:
         """Put ``text`` on the clipboard: the Clipboard API, else the old ``execCommand``."""
@@ -139,10 +139,10 @@ class GameKeeper:
             await window.navigator.clipboard.writeText(text)
         except Exception:  # no permission, no secure context, no focus: try the old way
             if not self.copy_by_selection(text):
-                self.session.notices.append("This browser did not let the page copy. Select the address or use "
+                self.session.notice("This browser did not let the page copy. Select the address or use "
                                             "Save record instead.")
                 return
-        self.session.notices.append(done)
+        self.session.notice(done)
 
     def copy_by_selection(self, text: str) -> bool:
         area = document.createElement("textarea")
@@ -172,12 +172,12 @@ class GameKeeper:
             return
         if not self.storage_warned:
             self.storage_warned = True
-            session.notices.append(NOT_SAVED)
+            session.notice(NOT_SAVED)
 
     def set_aside(self, text: str) -> None:
         """Keep saved data that could not be read under its own key, for a bug report."""
         if not store(SET_ASIDE_KEY, text):
-            self.session.notices.append("The unreadable saved data could not be kept aside: this browser's "
+            self.session.notice("The unreadable saved data could not be kept aside: this browser's "
                                         "storage is full or switched off.")
 
     @staticmethod
@@ -284,5 +284,5 @@ class GameKeeper:
         which = f"game {index + 1} of {len(records)}: " if len(records) > 1 else ""
         self.dialog.close()
         game = record.game.copy()  # the dialog keeps the games it read; the page plays on a copy
-        settings = Settings(variant=game.variant, delay=self.session.settings.delay)  # by hand: a game to look at
-        self.show(game, settings, [f"Opened {which}{record_title(record)}."] + record_notices(record))
+        settings, said = players_for_record(game, self.session.settings)
+        self.show(game, settings, [f"Opened {which}{record_title(record)}."] + record_notices(record) + said)

@@ -142,7 +142,8 @@ class App:
         setup = open_page(str(window.location.search), str(window.location.hash), self.stored_settings(),
                           current=(session.game, session.settings))
         if setup.source == "current":  # refused: the notices say why
-            session.notices.extend(setup.notices)
+            for notice in setup.notices:
+                session.notice(notice)
             self.save()  # the address shows the game again, not the refused link
         elif setup.previous is not None:
             self.ask_link(setup, shown=False)

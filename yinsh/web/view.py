@@ -217,17 +217,19 @@ class View:
 
     def draw_players(self, status: Status) -> None:
         for player in status.players:
-            key = (player.active, player.thinking, player.kind, player.score, player.need, player.on_board)
+            key = (player.active, player.thinking, player.kind, player.score, player.need, player.on_board, player.at)
             if not self._changed("player-" + player.color, key):
                 continue
             el = _get("player-" + player.color)
             el.classList.toggle("active", player.active)
             el.classList.toggle("thinking", player.thinking)
             el.querySelector(".kind").textContent = player.kind
-            rings = el.querySelector(".rings")
-            rings.innerHTML = player.rings
-            rings.setAttribute("aria-label", f"{player.score} of {player.need} rings removed")
-            rings.setAttribute("title", f"{player.score} ring{'s' * (player.score != 1)} removed")
+            at = " " + player.at if player.at else ""
+            el.querySelector(".rings").innerHTML = player.rings
+            el.querySelector(".score-count").textContent = f"{player.score}/{player.need}"
+            score = el.querySelector(".score")
+            score.setAttribute("aria-label", f"{player.score} of {player.need} rings removed{at}")
+            score.setAttribute("title", f"{player.score} of {player.need} ring{'s' * (player.need != 1)} removed{at}")
             el.querySelector(".on-board").textContent = player.on_board
             strip = _get("strip-" + player.color)  # a phone's strip above the board
             strip.classList.toggle("active", player.active)
@@ -235,7 +237,7 @@ class View:
 
     def draw_buttons(self, status: Status) -> None:
         key = (status.can_undo, status.can_redo, status.hint_hidden, status.hint_disabled, status.hint_busy,
-               status.pause_hidden, status.pause_label, status.by_link)
+               status.pause_hidden, status.pause_label, status.by_link, status.opponent_link)
         if not self._changed("buttons", key):
             return
         panel = _get("panel")
@@ -249,7 +251,9 @@ class View:
         pause = panel.querySelector("button[data-action=pause]")
         pause.hidden = status.pause_hidden
         pause.textContent = status.pause_label
-        panel.querySelector("#game-menu button[data-action=copy-opponent-link]").disabled = not status.by_link
+        opponent = panel.querySelector("#game-menu button[data-action=copy-opponent-link]")
+        opponent.hidden = not status.opponent_link  # offered only where it means something
+        opponent.disabled = not status.by_link
 
     def draw_row_choices(self, status: Status) -> None:
         """Several candidate rows: each is also a button by the prompt (the keyboard's and the
@@ -264,8 +268,11 @@ class View:
         box.hidden = not status.row_choices
 
     def draw_pool(self, status: Status) -> None:
-        if not self._changed("pool", (status.pool, status.pool_warning)):
+        if not self._changed("pool", (status.pool, status.pool_warning, status.pool_at)):
             return
+        _get("pool-at").textContent = " " + status.pool_at if status.pool_at else ""
+        _get("strip-at").textContent = " " + status.pool_at if status.pool_at else ""
+        _get("pool").classList.toggle("past", bool(status.pool_at))
         _get("pool").classList.toggle("low", bool(status.pool_warning))
         _get("pool-count").textContent = str(status.pool)
         _get("strip-pool").textContent = str(status.pool)
@@ -305,12 +312,14 @@ class View:
             self.announce(review.label)
         area.querySelector("button[data-action=review-prev]").disabled = review.at == 0
         area.querySelector("button[data-action=review-next]").disabled = review.at == review.count
-        if isinstance(review.values, list):
-            graph = eval_graph_svg(review.values, current=review.at or None, first_number=review.first_number)
-        else:
-            graph = f'<p class="eval-note">{escape(review.values)}</p>'
+        graph = eval_graph_svg(review.values, current=review.at or None, first_number=review.first_number)
         if self._changed("graph", graph):
             _get("eval-graph").innerHTML = graph
+        if self._changed("graph-note", review.note):  # a quick estimate, until the computer's evaluation comes
+            note = _get("eval-note")
+            note.textContent = review.note
+            note.hidden = not review.note
+            _get("eval-graph").setAttribute("data-graph", "estimate" if review.note else "engine")
         if opens:  # the panel may scroll (a phone, a low window): the review area in view
             _reveal(area, document.querySelector("#panel .panel-body"))
         button = element(document.querySelector(f'#moves [data-ply="{review.at}"]')) if review.at else None
