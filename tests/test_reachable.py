@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from yinsh import Game, NotationError
 from yinsh.__main__ import main
 from yinsh.link import encode_game
+from yinsh.page.embed import EmbedError, parse_embed
+from yinsh.page.links import open_page
 from yinsh.playout import random_move
 from yinsh.position import decode_position, encode_position
 from yinsh.record import read_record
 from yinsh.state import BLACK, make_state, rows, why_unreachable
-from yinsh.page.links import open_page
-from yinsh.page.embed import EmbedError, parse_embed
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -147,8 +147,8 @@ def test_every_reader_refuses_the_probe_position(tmp_path, capsys):
 def test_a_saved_game_from_the_probe_position_is_set_aside_not_reopened():
     """Autosave kept the probe's game, so every later visit froze again: now the saved data is
     refused (and kept aside by the page) with the reason."""
-    from yinsh.page.settings import Settings
     from yinsh.page.saved import SavedGameError, saved_from_json, saved_to_json
+    from yinsh.page.settings import Settings
 
     text = saved_to_json(Game.from_state(ROWS_EVERYWHERE, 60), Settings(), 1)
     with pytest.raises(SavedGameError, match="no single move of Black could have made"):

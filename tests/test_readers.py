@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from yinsh import Game, IllegalMoveError
 from yinsh.__main__ import main
+from yinsh.page.records import import_error_message, list_import, record_title
 from yinsh.record import read_record, read_records, write_record
 from yinsh.scan import SPACES, lower, strip, visible, words
-from yinsh.page.records import import_error_message, list_import, record_title
 
 sys.path.insert(0, str(Path(__file__).parent / "mpy_lane"))
 import probes  # noqa: E402  (the lane's probes: the same readers, asked the same way)

@@ -196,9 +196,10 @@ def _count_moves(body: str) -> int | None:
         return None
     if first < 0:  # no move number: the moves are the words (comments aside)
         if "{" in body:
-            body = _without_comments(body)
-            if body is None:
+            uncommented = _without_comments(body)
+            if uncommented is None:
                 return None
+            body = uncommented
         words = body.split(None, MAX_MOVES + 1)
         if words and words[-1] in RESULTS:
             words.pop()
@@ -213,7 +214,8 @@ def _count_moves(body: str) -> int | None:
 def _without_comments(body: str) -> str | None:
     """``body`` with its ``{comments}`` left out, or ``None`` past :data:`_COMMENT_STEPS` of
     them or for one never closed."""
-    kept, done = [], 0
+    kept: list[str] = []
+    done = 0
     for _ in range(_COMMENT_STEPS + 1):
         start = body.find("{", done)
         if start < 0:
