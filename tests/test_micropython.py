@@ -151,6 +151,8 @@ CALLS: list[tuple[str, list]] = [
                       "other", "three"]]),
     # issue 21: the page makes the computer's ring placements itself, as the worker would
     ("placements", [_placement_positions(), [0, 1, 7, 41, 999_983, 2**31 + 5, 123_456_789_012]]),
+    ("reasons", [LONG_GAME]),
+    ("reasons", [OVERLINE]),
     ("session", [LONG_GAME, "ai-2", []]),
     ("session", [SINGLE_ROW, "ai-1", [11]]),
     ("session", [OUT_OF_MARKERS, "ai-3", []]),

@@ -33,6 +33,7 @@ from pages import (
 from yinsh.board import point_name
 from yinsh.game import Game
 from yinsh.move import Move, row_name
+from yinsh.page.reasons import hint_reason
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_TIMEOUT_MS = 60_000
@@ -235,13 +236,30 @@ def test_hint_marks_a_legal_move_without_playing_it(ai_page):
     assert record(page) == NOTATION_EXAMPLE
     marked = page.eval_on_selector_all("#board .yb-mark", "els => els.length")
     assert marked == 2 and move.kind == "move"  # the ring and where it would go
-    assert hint in page.inner_text("#hint")
+    reason = hint_reason(game.state, move)  # what the move does, said as the page says it
+    assert page.inner_text("#hint") == f"Hint: {hint} (what level 3 would play)" + (f": {reason}." if reason else ".")
     # the hint is gone once the position changes
     click_point(page, point_name(move.source))
     click_point(page, point_name(move.target))
     page.wait_for_function("r => document.getElementById('board').dataset.record !== r", arg=NOTATION_EXAMPLE)
     assert board(page, "hint") == "" and page.locator("#board .yb-mark").count() == 0
     assert record(page) == f"{NOTATION_EXAMPLE} 11.{move}"
+    check_guard(page)
+
+
+def test_a_hint_while_rings_are_placed_comes_at_once_with_its_reason(ai_page):
+    """A placement hint is made on the page (no worker asked) and says what a ring there can reach."""
+    page = ai_page.show("white=human&black=human&record=1.e3", expect="1.e3")
+    page.click("#panel button[data-action=hint]")
+    page.wait_for_function("document.getElementById('board').dataset.hint", timeout=10_000)
+    hint = board(page, "hint")
+    game = Game.from_record("1.e3")
+    move = game.parse_move(hint)
+    assert move.kind == "place"
+    text = page.inner_text("#hint")
+    assert text == f"Hint: {hint} (what level 3 would play): {hint_reason(game.state, move)}."
+    assert "a ring there can move to" in text
+    save_screenshot(page, "hint-placement-reason")
     check_guard(page)
 
 

@@ -104,6 +104,20 @@ def test_a_computer_playing_white_places_its_first_ring_at_once(chromium_browser
         assert visit.take_problems() == []
 
 
+def test_choosing_a_computer_in_the_new_game_dialog_starts_its_worker(chromium_browser: Any, site_url: str) -> None:
+    """A computer chosen in the dialog is likely to play: its worker starts before Start is pressed."""
+    with GamePage(chromium_browser, site_url) as page:
+        requests = Requests(page)
+        page.open()
+        page.page.click("#panel button[data-action=setup]")
+        page.page.locator("#new-game-dialog select[name=black]").select_option("ai-3")
+        page.page.wait_for_function("() => document.documentElement.hasAttribute('data-yinsh-ai-ready')",
+                                    timeout=120_000)
+        assert page.page.locator("#new-game-dialog").is_visible() and computer_requests(requests.urls)
+        page.page.click("#new-game-dialog button[data-action=cancel-dialog]")
+        assert page.take_problems() == []
+
+
 def test_a_page_of_three_diagrams_never_asks_for_pyodide(chromium_browser: Any, site_url: str) -> None:
     with RecordedPage(chromium_browser, site_url) as tutorial:
         requests = Requests(tutorial)

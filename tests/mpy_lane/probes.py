@@ -412,6 +412,15 @@ def placements(codes, seeds):
     return out
 
 
+def reasons(text):
+    """Why each move of ``text`` would be a good hint, in the page's words (every move, the
+    placements too)."""
+    from yinsh.page.reasons import hint_reason
+
+    game = Game.from_record(text)
+    return [hint_reason(game.state_at(i), move) for i, move in enumerate(game.moves)]
+
+
 def session(text, black, answers):
     """A game at the page against a computer playing Black at ``black``: the moves of ``text``,
     White's clicked decision by decision, Black's given as the worker's JSON answers (the

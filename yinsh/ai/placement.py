@@ -22,7 +22,7 @@ from ..board import BIT, POINTS, RAYS
 from ..move import Move
 from ..state import State
 
-__all__ = ["placement_move", "jitter_of"]
+__all__ = ["placement_move", "jitter_of", "reach"]
 
 _MASK = 0xFFFFFFFF
 _STEPS = 1024
@@ -43,6 +43,22 @@ def _mix(x: int) -> int:
     return x ^ x >> 16
 
 
+def reach(s: State, point: int) -> tuple[int, int]:
+    """What a ring of the player to move placed on ``point`` would have: the points it could
+    move to now, and the opponent's rings on its lines (the contacts)."""
+    rings = s.white_rings | s.black_rings
+    theirs = s.white_rings if s.turn else s.black_rings
+    points = contacts = 0
+    for ray in RAYS[point]:
+        for q in ray:
+            if rings & BIT[q]:
+                if theirs & BIT[q]:
+                    contacts += 1
+                break
+            points += 1
+    return points, contacts
+
+
 def placement_move(s: State, seed: int = 0, level: int = 3) -> Move:
     """The ring placement ``level`` makes for the player to move (``s`` must be in
     placement), the same for the same ``seed`` on CPython, Pyodide and MicroPython.
@@ -52,7 +68,6 @@ def placement_move(s: State, seed: int = 0, level: int = 3) -> Move:
     True
     """
     rings = s.white_rings | s.black_rings
-    theirs = s.white_rings if s.turn else s.black_rings
     spread = jitter_of(level) * 2 * _STEPS
     game_key = _mix(_mix(seed % 4294967296) ^ s.placed * 0x9E3779B9 & _MASK)
     best_score = -1
@@ -60,15 +75,9 @@ def placement_move(s: State, seed: int = 0, level: int = 3) -> Move:
     for p in POINTS:
         if rings & BIT[p]:
             continue
-        score = 0  # in half ring moves: a ring move is 2, a contact 3
-        for ray in RAYS[p]:
-            for q in ray:
-                if rings & BIT[q]:
-                    if theirs & BIT[q]:
-                        score += 3
-                    break
-                score += 2
-        score = score * _STEPS + _mix(game_key ^ p * 0x85EBCA6B & _MASK) % spread
+        points, contacts = reach(s, p)
+        score = (2 * points + 3 * contacts) * _STEPS  # in half ring moves: a ring move is 2, a contact 3
+        score += _mix(game_key ^ p * 0x85EBCA6B & _MASK) % spread
         if score > best_score:
             best_score, best = score, p
     return Move("place", None, best)

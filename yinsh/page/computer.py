@@ -19,6 +19,7 @@ from ..game import Game
 from ..move import Move
 from ..render import Animation, Picture
 from ..turn import Decision, Turn
+from .reasons import hint_reason
 from .sounds import move_cues
 
 if TYPE_CHECKING:
@@ -283,7 +284,8 @@ class ComputerPlayer:
             self.session.say(f"No hint: {exc}")
             return
         self.suggestion = move
-        self.session.say(f"Hint: {move} (what level {HINT_LEVEL} would play)")
+        reason = hint_reason(self.session.game.state, move)
+        self.session.say(f"Hint: {move} (what level {HINT_LEVEL} would play)" + (f": {reason}." if reason else "."))
 
     def receive_values(self, request: Request, text: str) -> None:
         """The evaluation graph's values for the record of ``request`` (kept by record)."""

@@ -21,7 +21,7 @@ from ..page.access import SHORTCUTS
 from ..page.prefs import WELCOME_KEY, welcome_due
 from ..page.saved import SAVED_KEY
 from ..page.session import Session
-from ..page.settings import DELAYS, PLAYER_KINDS, STORAGE_KEY, VARIANTS, Settings
+from ..page.settings import DELAYS, PLAYER_KINDS, STORAGE_KEY, VARIANTS, Settings, ai_level
 from ..page.urls import read_params
 from ..render import escape
 from .dom import document, find, load, store, window
@@ -36,9 +36,12 @@ class Dialogs:
     """The dialogs of one page; ``begin(settings)`` starts a new game (``None``: the same
     players), once the person has agreed to discard the game in progress."""
 
-    def __init__(self, session: Session, begin) -> None:
+    def __init__(self, session: Session, begin, computer_likely=lambda: None) -> None:
         self.session = session
         self.begin = begin
+        self.computer_likely = computer_likely
+        """Called when a computer player is likely (the first visit's question on screen, a
+        computer chosen in the New game dialog): the page starts its worker then."""
         self.setup = document.getElementById("new-game-dialog")
         self.form = self.setup.querySelector("form")
         self.confirm = document.getElementById("discard-dialog")
@@ -77,6 +80,7 @@ class Dialogs:
         returning = load(SAVED_KEY) is not None or load(STORAGE_KEY) is not None
         if welcome_due(load(WELCOME_KEY), params, returning):
             self.welcome.showModal()
+            self.computer_likely()  # its first answer is the computer: Pyodide downloads while it is read
 
     def on_welcome_click(self, event) -> None:
         button = find(event.target, "button[data-action]")
@@ -189,6 +193,8 @@ class Dialogs:
         """The pace only matters when two computers play: show it then."""
         both = all(str(self.field(color).value) != "human" for color in ("white", "black"))
         document.getElementById("setup-pace").hidden = not both
+        if any(ai_level(str(self.field(color).value)) is not None for color in ("white", "black")):
+            self.computer_likely()
 
     def chosen(self) -> Settings:
         def pick(name: str, allowed: tuple, default: str) -> str:
