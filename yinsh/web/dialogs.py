@@ -40,8 +40,8 @@ class Dialogs:
         self.session = session
         self.begin = begin
         self.computer_likely = computer_likely
-        """Called when a computer player is likely (the first visit's question on screen, a
-        computer chosen in the New game dialog): the page starts its worker then."""
+        """Called when a computer player is likely (the pointer on the first visit's "Play the
+        computer", a computer chosen in the New game dialog): the page starts its worker then."""
         self.setup = document.getElementById("new-game-dialog")
         self.form = self.setup.querySelector("form")
         self.confirm = document.getElementById("discard-dialog")
@@ -65,6 +65,9 @@ class Dialogs:
         listen(self.replace, "click", self.on_replace_click)
         listen(self.replace, "close", self.on_replace_closed)
         listen(self.welcome, "click", self.on_welcome_click)
+        computer = self.welcome.querySelector("button[data-action=welcome-computer]")
+        for event in ("pointerenter", "pointerdown"):  # the computer is about to be chosen: start its worker
+            listen(computer, event, lambda event: self.computer_likely())
         listen(self.welcome, "close", lambda event: self.answer_welcome("two"))  # Escape: put away
         listen(self.banner, "click", self.on_banner_click)
         listen(document, "pointerdown", self.on_pointer_down)
@@ -80,7 +83,6 @@ class Dialogs:
         returning = load(SAVED_KEY) is not None or load(STORAGE_KEY) is not None
         if welcome_due(load(WELCOME_KEY), params, returning):
             self.welcome.showModal()
-            self.computer_likely()  # its first answer is the computer: Pyodide downloads while it is read
 
     def on_welcome_click(self, event) -> None:
         button = find(event.target, "button[data-action]")
