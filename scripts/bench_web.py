@@ -14,7 +14,10 @@ the unloading of the page it replaces). The pages:
 
 - ``game``: the game page for two people at one device (``index.html``);
 - ``game-ai``: the game page against the computer (``?white=human&black=ai-1``), which starts
-  its Pyodide worker at once: "computer ready" is ``<html data-yinsh-ai-ready>``;
+  its Pyodide worker at once: "computer ready" is ``<html data-yinsh-ai-ready>``; as soon as the
+  page is interactive the person places a ring (a real click), and "placement" is the time from
+  that click to the frame that draws the computer's placement (made by the page itself, while
+  the worker starts);
 - ``embeds``: ``examples/embed.html``, a tutorial with three embedded diagrams, interactive
   when the last of its frames is;
 - ``bare-mpy`` and ``bare-pyodide``: a PyScript page that prints one line, on each interpreter.
@@ -84,6 +87,24 @@ PROBE = """
   setInterval(check, 20);  // rAF stops in a hidden tab
 })();
 """
+
+# The person's first placement on the game page against the computer: when the click came, and
+# when the frame after the board's record first held the computer's answer was drawn.
+PLACE_PROBE = """
+() => {
+  const t = window.__bench;
+  document.addEventListener('click', () => { if (t.click == null) t.click = performance.now(); }, true);
+  const board = document.getElementById('board');
+  new MutationObserver(() => {
+    const moves = (board.dataset.record || '').split(/\\s+/).filter(w => /^\\d+\\./.test(w)).length;
+    if (moves >= 2 && t.answered == null) {
+      t.answered = -1;
+      requestAnimationFrame(() => { t.answered = performance.now(); });
+    }
+  }).observe(board, {attributes: true, attributeFilter: ['data-record']});
+}
+"""
+PLACE_POINT = "e5"
 
 # Each figure also as epoch milliseconds (timeOrigin + t), to compare frames and the server's log.
 READ = """
@@ -206,10 +227,18 @@ def visit(page, url: str, *, kind: str, ai: bool, wait_sw: bool) -> dict:
     else:
         selector = "html[data-bare-ready]" if kind == "bare" else "html[data-yinsh-ready]"
         page.wait_for_selector(selector, state="attached", timeout=TIMEOUT_MS)
+        placement = None
         if ai:
+            page.evaluate(PLACE_PROBE)
+            page.click(f'#board [data-point="{PLACE_POINT}"]')
+            page.wait_for_function("window.__bench.answered > 0", timeout=AI_TIMEOUT_MS)
+            placement = page.evaluate("window.__bench.answered - window.__bench.click")
             page.wait_for_selector("html[data-yinsh-ai-ready]", state="attached", timeout=AI_TIMEOUT_MS)
+            page.evaluate("localStorage.clear()")  # the next visit starts a fresh game, as this one did
         page.wait_for_timeout(50)
         figures = page.evaluate(READ)
+        if placement is not None:
+            figures["placement"] = placement
     if wait_sw:
         deadline = time.monotonic() + SW_TIMEOUT_MS / 1000
         while page.evaluate(SW_DONE) in ("pending", "unregistered") and time.monotonic() < deadline:
@@ -285,13 +314,18 @@ def summary(samples: dict) -> dict:
     }
     out["ratios"] = {label: round(a / b, 3) for label, (x, y) in ratios.items()
                      if (a := median(x)) and (b := median(y))}
+    for visit in ("first", "repeat", "reload"):  # the computer ready, against Pyodide's own start
+        a, b = median(f"game-ai/{visit}", "ai"), median(f"bare-pyodide/{visit}")
+        if a and b:
+            target = " (target ≤ 1.15)" if visit != "reload" else ""
+            out["ratios"][f"computer ready {visit} / bare-pyodide {visit}{target}"] = round(a / b, 3)
     return out
 
 
 def table(result: dict) -> str:
-    rows = ["| page / visit | board drawn | interactive | (min–max) | computer ready | gzip before interactive |"
-            " gzip, whole visit | requests | Pyodide files |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    rows = ["| page / visit | board drawn | interactive | (min–max) | computer ready | computer's placement |"
+            " gzip before interactive | gzip, whole visit | requests | Pyodide files |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
 
     def seconds(figures: dict, name: str) -> str:
         f = figures.get(name)
@@ -303,7 +337,10 @@ def table(result: dict) -> str:
                                            if k.split("/")[0] in PAGES else 99, k)):
         f = result[key]
         spread = f"{f['ready']['min'] / 1000:.2f}–{f['ready']['max'] / 1000:.2f} s" if "ready" in f else "–"
+        placed = f"{f['placement']['median'] / 1000:.3f} s (max {f['placement']['max'] / 1000:.3f})" \
+            if "placement" in f else "–"
         rows.append(f"| {key} | {seconds(f, 'board')} | {seconds(f, 'ready')} | {spread} | {seconds(f, 'ai')} | "
+                    f"{placed} | "
                     f"{f['gzip_before_ready']['median'] / 1e3:.0f} KB | {f['gzip']['median'] / 1e6:.2f} MB | "
                     f"{f['requests']['median']:.0f} | {len(f.get('pyodide_files', []))} |")
     notes = [f"{label}: {value:.2f}" for label, value in result.get("ratios", {}).items()]

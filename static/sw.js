@@ -79,6 +79,16 @@ async function store(cache, url, expected) {
 }
 
 self.addEventListener("install", (event) => {
+  // The computer player's runtime ("later": Pyodide's wasm, its standard library) is raced
+  // between the network (the HTTP cache, where the host's headers keep it for good) and this
+  // worker's cache (offline): a wasm module from the HTTP cache comes with the code V8 compiled
+  // from it last time, one from Cache Storage is compiled again, which made the computer ready
+  // seconds later on a repeat visit. Chromium's static routes; elsewhere, the fetch handler.
+  if (event.addRoutes && typeof URLPattern === "function" && LATER.size) {
+    event.waitUntil(event.addRoutes(Array.from(LATER.keys(), (url) => ({
+      condition: {urlPattern: new URLPattern(url)}, source: "race-network-and-fetch-handler"})))
+      .catch((error) => console.warn("YINSH: no static routes:", error)));
+  }
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     await Promise.all(RELEASE.files.map(([url, expected]) => store(cache, url, expected)));

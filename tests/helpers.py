@@ -113,9 +113,17 @@ def _file_of(name: tuple[str, ...]) -> str | None:
     return None
 
 
-def imported_modules(*modules: str) -> set[str]:
+PAGE_BARE_PACKAGES = ("yinsh/ai",)
+"""Packages a MicroPython page takes a module of without their ``__init__``: MicroPython
+imports a folder without one as an empty package. The page makes the computer's ring
+placements with :mod:`yinsh.ai.placement`, and never loads the search that ``yinsh/ai``'s
+``__init__`` imports (the worker's)."""
+
+
+def imported_modules(*modules: str, bare_packages: tuple[str, ...] = ()) -> set[str]:
     """The package's source files that importing ``modules`` (files of yinsh/) may load:
-    their imports, the packages around them, and theirs, function-level imports included."""
+    their imports, the packages around them, and theirs, function-level imports included;
+    the ``__init__`` of a folder of ``bare_packages`` is left out (:data:`PAGE_BARE_PACKAGES`)."""
     seen: set[str] = set()
     todo = list(modules)
     while todo:
@@ -125,9 +133,16 @@ def imported_modules(*modules: str) -> set[str]:
         seen.add(path)
         parts = PurePosixPath(path).parts
         for i in range(1, len(parts)):  # importing a.b.c runs a/__init__ and a/b/__init__
-            todo.append(str(PurePosixPath(*parts[:i], "__init__.py")))
+            if str(PurePosixPath(*parts[:i])) not in bare_packages:
+                todo.append(str(PurePosixPath(*parts[:i], "__init__.py")))
         todo += direct_imports(path)
     return seen
+
+
+def page_modules(*modules: str) -> set[str]:
+    """What a MicroPython page that imports ``modules`` loads (:func:`imported_modules` with
+    :data:`PAGE_BARE_PACKAGES`)."""
+    return imported_modules(*modules, bare_packages=PAGE_BARE_PACKAGES)
 
 
 def choices(turn) -> dict:

@@ -31,13 +31,14 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import DATA, imported_modules, unavailable
+from helpers import DATA, page_modules, unavailable
 from hypothesis import given
 from hypothesis import strategies as st
 from mpy_lane import lane, probes
 
 from yinsh.bench import hostile_inputs
 from yinsh.compat import decode_utf8
+from yinsh.game import Game
 from yinsh.playout import random_positions
 from yinsh.position import encode_position
 from yinsh.scan import SPACES
@@ -65,6 +66,14 @@ def _positions() -> list[str]:
     """Position codes of 300 seeded random positions, standard and from the fixture games."""
     return [encode_position(s, s.placed if s.in_placement else 40)
             for s in random_positions(300, seed=11, min_plies=0, max_plies=90)]
+
+
+def _placement_positions() -> list[str]:
+    """Position codes of 60 seeded random positions while rings are placed (the empty board
+    first), standard and Blitz."""
+    states = [s for s in random_positions(400, seed=21, min_plies=0, max_plies=9) if s.in_placement][:60]
+    return [encode_position(Game().state, 0), encode_position(Game("blitz").state, 0)] + [
+        encode_position(s, s.placed) for s in states]
 
 
 UNICODE_SPACES = ["\u00a0", "\u2003", "\u3000", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\u2028", "\u2029",
@@ -145,6 +154,10 @@ CALLS: list[tuple[str, list]] = [
     ]]),
     ("preferences", [[None, "", " Dark ", "sepia", "high-contrast", "off", "on", "OFF ", "two", " Computer",
                       "other", "three"]]),
+    # issue 21: the page makes the computer's ring placements itself, as the worker would
+    ("placements", [_placement_positions(), [0, 1, 7, 41, 999_983, 2**31 + 5, 123_456_789_012]]),
+    ("reasons", [LONG_GAME]),
+    ("reasons", [OVERLINE]),
     ("session", [LONG_GAME, "ai-2", []]),
     ("session", [SINGLE_ROW, "ai-1", [11]]),
     ("session", [OUT_OF_MARKERS, "ai-3", []]),
@@ -238,7 +251,7 @@ def test_shared_modules_keep_to_the_subset() -> None:
     DOM modules (yinsh/web), which no probe runs. (``from enum import StrEnum`` is allowed:
     mpy/enum.py stands in.)"""
     problems = []
-    pages = imported_modules("yinsh/web/main.py", "yinsh/web/embed.py")
+    pages = page_modules("yinsh/web/main.py", "yinsh/web/embed.py")
     assert {"yinsh/web/view.py", "yinsh/web/game_menu.py", "yinsh/web/embed.py"} <= pages
     for path in sorted(set(lane.shared_modules()) | pages):
         tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))

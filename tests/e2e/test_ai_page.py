@@ -33,6 +33,7 @@ from pages import (
 from yinsh.board import point_name
 from yinsh.game import Game
 from yinsh.move import Move, row_name
+from yinsh.page.reasons import hint_reason
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_TIMEOUT_MS = 60_000
@@ -235,13 +236,30 @@ def test_hint_marks_a_legal_move_without_playing_it(ai_page):
     assert record(page) == NOTATION_EXAMPLE
     marked = page.eval_on_selector_all("#board .yb-mark", "els => els.length")
     assert marked == 2 and move.kind == "move"  # the ring and where it would go
-    assert hint in page.inner_text("#hint")
+    reason = hint_reason(game.state, move)  # what the move does, said as the page says it
+    assert page.inner_text("#hint") == f"Hint: {hint} (what level 3 would play)" + (f": {reason}." if reason else ".")
     # the hint is gone once the position changes
     click_point(page, point_name(move.source))
     click_point(page, point_name(move.target))
     page.wait_for_function("r => document.getElementById('board').dataset.record !== r", arg=NOTATION_EXAMPLE)
     assert board(page, "hint") == "" and page.locator("#board .yb-mark").count() == 0
     assert record(page) == f"{NOTATION_EXAMPLE} 11.{move}"
+    check_guard(page)
+
+
+def test_a_hint_while_rings_are_placed_comes_at_once_with_its_reason(ai_page):
+    """A placement hint is made on the page (no worker asked) and says what a ring there can reach."""
+    page = ai_page.show("white=human&black=human&record=1.e3", expect="1.e3")
+    page.click("#panel button[data-action=hint]")
+    page.wait_for_function("document.getElementById('board').dataset.hint", timeout=10_000)
+    hint = board(page, "hint")
+    game = Game.from_record("1.e3")
+    move = game.parse_move(hint)
+    assert move.kind == "place"
+    text = page.inner_text("#hint")
+    assert text == f"Hint: {hint} (what level 3 would play): {hint_reason(game.state, move)}."
+    assert "a ring there can move to" in text
+    save_screenshot(page, "hint-placement-reason")
     check_guard(page)
 
 
@@ -274,14 +292,14 @@ def test_a_stale_answer_is_discarded(ai_page):
     click_point(page, "h7")
     click_point(page, "g7")
     page.wait_for_function("document.documentElement.dataset.ai === 'thinking'", timeout=AI_TIMEOUT_MS)
-    other = "1.e3 2.a5 3.b5"
+    other = f"{NOTATION_EXAMPLE} 11.h7-g7 12.e4-e5 13.g3-f3"  # Black to move a ring: the worker's to answer
     follow_link(page, f"record={quote(other)}", other)  # the players stay
     page.wait_for_function("n => document.documentElement.dataset.aiDiscarded === String(n)", arg=discarded + 2,
                            timeout=AI_TIMEOUT_MS)
-    # the computer now answers in the new game (Black to move after 3 moves), not the old one
-    wait_for_person(page, 3)
+    # the computer now answers in the new game (Black to move after 13 moves), not the old one
+    wait_for_person(page, 13)
     game = assert_consistent(page)
-    assert [str(m) for m in game.moves[:3]] == ["e3", "a5", "b5"] and len(game.moves) == 4
+    assert game.record().startswith(other + " 14.") and len(game.moves) == 14
     check_guard(page)
 
 
@@ -293,15 +311,18 @@ def test_a_failing_computer_leaves_a_notice_and_the_person_plays_on(yinsh_page):
     traceback, and the colour is played by hand from then on."""
     serve_failing_worker(yinsh_page.page, "        current = game_from_text(str(game))\n")
     page = yinsh_page.page
-    boot(yinsh_page, "/?black=ai-2")
-    click_point(page, "e5")
+    boot(yinsh_page, f"/?black=ai-2&record={quote(NOTATION_EXAMPLE)}")  # a ring move: the worker's to answer
+    click_point(page, "h7")
+    click_point(page, "g7")
     page.wait_for_function("document.getElementById('notices').innerText.includes('could not move')",
                            timeout=AI_TIMEOUT_MS)
     notices = page.inner_text("#notices")
     assert "simulated failure" in notices and "Black is played by hand now" in notices
     assert "Traceback" not in page.inner_text("body")
     assert "by hand" in page.inner_text("#player-black") and "black=" not in page.url
-    assert page.inner_text("#prompt") == "Black: place a ring on an empty point"
-    click_point(page, "e6")
-    page.wait_for_function("document.getElementById('board').dataset.record === '1.e5 2.e6'")
+    assert page.inner_text("#prompt").startswith("Black: ")
+    click_point(page, "e4")
+    click_point(page, "e5")
+    page.wait_for_function("r => document.getElementById('board').dataset.record === r",
+                           arg=f"{NOTATION_EXAMPLE} 11.h7-g7 12.e4-e5")
     check_guard(page)

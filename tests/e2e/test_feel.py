@@ -321,10 +321,21 @@ def test_play_the_computer_from_the_first_visit(chromium_browser, site_url):
     with RecordedPage(chromium_browser, site_url, first_visit=True, viewport={"width": 375, "height": 667},
                       is_mobile=True, has_touch=True) as visit:
         page = visit.page
+        urls: list[str] = []
+        page.on("request", lambda request: urls.append(request.url))
         page.goto(f"{site_url}/index.html")
         page.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=60_000)
         save_settled_screenshot(page, "feel-first-visit-phone-light")
-        page.locator("#welcome-dialog button", has_text="Play the computer").tap()
+        page.wait_for_timeout(500)
+        assert not any("/static/vendor/pyodide" in url for url in urls)  # no answer yet: no Pyodide
+        button = page.locator("#welcome-dialog button", has_text="Play the computer")
+        button.dispatch_event("pointerdown")  # the finger on the button: the computer's worker starts
+        for _ in range(100):
+            if any(url.split("?")[0].endswith("/worker.json") for url in urls):
+                break
+            page.wait_for_timeout(100)
+        assert any(url.split("?")[0].endswith("/worker.json") for url in urls), "the worker did not start"
+        button.tap()
         page.wait_for_function("document.querySelector('#player-black .kind').textContent === 'AI 2'")
         assert page.evaluate("localStorage.getItem('yinsh:welcome')") == "computer"
         assert '"black":"ai-2"' in page.evaluate("localStorage.getItem('yinsh:new-game')")

@@ -2,10 +2,11 @@
 
 - a whole game between two people, by clicks, never asks for a file of Pyodide or of the
   computer player (its worker, its configuration, the AI's modules);
-- against the computer, the person's placement is accepted while the computer's worker is
-  still held back (its configuration is not served yet), the page says the computer is
-  getting ready only when it is the computer's turn, and the computer's move comes once the
-  worker is up;
+- against the computer, the person's placements are accepted while the computer's worker is
+  still held back (its configuration is not served yet) and the computer answers each at once:
+  the page makes the computer's ring placements itself (issue 21); it says the computer is
+  getting ready only when the computer's first ring move needs the worker, and that move
+  comes once the worker is up;
 - a tutorial page of three embedded diagrams asks for nothing of Pyodide either.
 
 Every page here fails its test on a console error, a page error or a request off the origin.
@@ -23,12 +24,13 @@ from yinsh.game import Game
 from yinsh.record import read_records
 from yinsh.web.client import WORKER_CONFIG
 
-#: What only the computer player loads.
+#: What only the computer player loads (the page itself has the AI's placement rule).
 COMPUTER_ONLY = ("/static/vendor/pyodide/", WORKER_CONFIG.removeprefix("."), "/yinsh/ai/", "/yinsh/web/worker.py")
+PAGE_OWN = ("/yinsh/ai/placement.py",)
 
 
 def computer_requests(urls: list[str]) -> list[str]:
-    return [u for u in urls if any(part in u for part in COMPUTER_ONLY)]
+    return [u for u in urls if any(part in u for part in COMPUTER_ONLY) and not any(own in u for own in PAGE_OWN)]
 
 
 class Requests:
@@ -56,7 +58,8 @@ def test_a_game_between_two_people_never_asks_for_pyodide(chromium_browser: Any,
         assert page.take_problems() == []
 
 
-def test_the_person_plays_while_the_computer_gets_ready(chromium_browser: Any, site_url: str) -> None:
+def test_the_computer_places_at_once_and_gets_ready_for_its_first_ring_move(chromium_browser: Any,
+                                                                           site_url: str) -> None:
     with GamePage(chromium_browser, site_url) as visit:
         page = visit.page
         held: list[Any] = []
@@ -65,21 +68,54 @@ def test_the_person_plays_while_the_computer_gets_ready(chromium_browser: Any, s
         visit.wait_ready()
         visit.loaded = True
         assert visit.text("#prompt") == "White: place a ring on an empty point"  # the person's turn: no word of it
-        visit.click_point("e5")
-        visit.wait_record("1.e5")  # accepted at once, before the computer is up
+        for ply in range(0, 10, 2):  # five placements each, the computer's made by the page while its worker waits
+            placed = {str(m) for m in Game.from_record(visit.board("record")).moves}
+            point = next(p for p in ("e5", "f6", "d4", "g7", "c3", "h8", "e7", "f4", "d6", "g5", "b4")
+                         if p not in placed)
+            visit.click_point(point)
+            wait_for_person(page, ply + 1)
+            assert not page.evaluate("document.documentElement.hasAttribute('data-yinsh-ai-ready')")
+            assert page.get_attribute("html", "data-ai") == ""
+        game = Game.from_record(visit.board("record"))
+        assert len(game.moves) == 10 and not game.in_placement
+        visit.play(next(m for m in game.legal_moves() if not m.before and not m.after))  # White's first ring move
         page.wait_for_function("() => document.documentElement.dataset.ai === 'starting'")
         assert visit.text("#prompt") == "The computer is getting ready…"
-        assert not page.evaluate("document.documentElement.hasAttribute('data-yinsh-ai-ready')")
-        visit.click_point("f6")  # not the person's turn: refused with a reason
-        assert visit.board("record") == "1.e5" and "wait for it" in visit.text("#hint")
+        visit.click_point("a5")  # not the person's turn: refused with a reason
+        assert len(Game.from_record(visit.board("record")).moves) == 11 and "wait for it" in visit.text("#hint")
         assert held, "the page never asked for the worker's configuration"
         held.pop().continue_()
-        wait_for_person(page, 1)
-        assert len(Game.from_record(visit.board("record")).moves) == 2
+        wait_for_person(page, 11)
+        assert len(Game.from_record(visit.board("record")).moves) == 12
         assert page.evaluate("document.documentElement.hasAttribute('data-yinsh-ai-ready')")
-        visit.click_point("d4")
-        wait_for_person(page, 3)
         assert visit.take_problems() == []
+
+
+def test_a_computer_playing_white_places_its_first_ring_at_once(chromium_browser: Any, site_url: str) -> None:
+    with GamePage(chromium_browser, site_url) as visit:
+        page = visit.page
+        page.route("**/" + WORKER_CONFIG.removeprefix("./"), lambda route: None)  # the worker never comes
+        page.goto(f"{site_url}/index.html?white=ai-3&black=human")
+        visit.wait_ready()
+        visit.loaded = True
+        page.wait_for_function("() => document.getElementById('board').dataset.toMove === 'black'")
+        assert len(Game.from_record(visit.board("record")).moves) == 1
+        assert visit.text("#prompt") == "Black: place a ring on an empty point"
+        assert visit.take_problems() == []
+
+
+def test_choosing_a_computer_in_the_new_game_dialog_starts_its_worker(chromium_browser: Any, site_url: str) -> None:
+    """A computer chosen in the dialog is likely to play: its worker starts before Start is pressed."""
+    with GamePage(chromium_browser, site_url) as page:
+        requests = Requests(page)
+        page.open()
+        page.page.click("#panel button[data-action=setup]")
+        page.page.locator("#new-game-dialog select[name=black]").select_option("ai-3")
+        page.page.wait_for_function("() => document.documentElement.hasAttribute('data-yinsh-ai-ready')",
+                                    timeout=120_000)
+        assert page.page.locator("#new-game-dialog").is_visible() and computer_requests(requests.urls)
+        page.page.click("#new-game-dialog button[data-action=cancel-dialog]")
+        assert page.take_problems() == []
 
 
 def test_a_page_of_three_diagrams_never_asks_for_pyodide(chromium_browser: Any, site_url: str) -> None:

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from helpers import imported_modules
+from helpers import page_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -51,7 +51,7 @@ def missing() -> str | None:
 
 def shared_modules() -> list[str]:
     """Every file of the package that the page's main thread may import, sorted."""
-    return sorted(imported_modules(*ENTRY_MODULES))
+    return sorted(page_modules(*ENTRY_MODULES))
 
 
 def module_name(path: str) -> str:

@@ -394,6 +394,33 @@ def _shown(session):
                                                             list(s.preview.rows), s.preview.row]]
 
 
+def placements(codes, seeds):
+    """The ring each level places in each position (codes of positions in placement), for
+    each seed, as the page makes it (:meth:`~yinsh.page.computer.ComputerPlayer.answer_here`)
+    with the worker's rule: the same everywhere, so the page chooses what the worker would."""
+    from yinsh.ai.placement import placement_move
+
+    out = []
+    for code in codes:
+        game = Game.from_position(code)
+        out.append([str(placement_move(game.state, seed, level)) for seed in seeds for level in (1, 3, 5)])
+    page = Session(Game(), Settings(white="ai-2", black="ai-4"), seed=seeds[-1])
+    while page.game.state.in_placement:  # a game between two computers, placed by the page alone
+        (request,) = page.computer.requests()
+        page.computer.receive_move(request, page.computer.answer_here(request))
+    out.append(page.game.record())
+    return out
+
+
+def reasons(text):
+    """Why each move of ``text`` would be a good hint, in the page's words (every move, the
+    placements too)."""
+    from yinsh.page.reasons import hint_reason
+
+    game = Game.from_record(text)
+    return [hint_reason(game.state_at(i), move) for i, move in enumerate(game.moves)]
+
+
 def session(text, black, answers):
     """A game at the page against a computer playing Black at ``black``: the moves of ``text``,
     White's clicked decision by decision, Black's given as the worker's JSON answers (the

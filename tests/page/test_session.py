@@ -84,18 +84,57 @@ class TestAgainstTheComputer:
         assert shown.banner is not None and shown.to_move == "" and not session.computer.requests()
         assert shown.banner[0] in ("White wins", "Black wins", "Draw")
 
-    def test_a_person_plays_while_the_computer_gets_ready(self):
-        session = Session(Game(), Settings(black="ai-2"))
+    def test_the_computer_places_its_rings_while_its_worker_gets_ready(self):
+        """A ring placement is made on the page, at once: only the computer's first ring move
+        waits for the worker, and only then does the page say it is getting ready."""
+        session = Session(Game(), Settings(black="ai-2"), seed=9)
         session.computer.set_state("starting")
-        session.click_point(parse_point("e5"))  # accepted before the worker is up
-        assert session.game.record() == "1.e5"
+        while session.game.state.in_placement:
+            session.click_point(next(p for p in session.turn.clickable_points))  # accepted before the worker is up
+            shown = status(session)
+            assert shown.ai == "thinking" and shown.prompt == "Black (AI 2) is thinking…"
+            (request,) = session.computer.requests()
+            assert request.here and request.kind == "move"
+            session.computer.receive_move(request, session.computer.answer_here(request))
+            assert status(session).ai == "" and session.person_to_move()
+        play_by_clicks(session, session.game.legal_moves()[0])  # White's first ring move
         shown = status(session)
         assert shown.ai == "starting" and shown.prompt == "The computer is getting ready…"
         (request,) = session.computer.requests()
+        assert not request.here
         session.computer.set_state("ready")
         assert status(session).prompt == "Black (AI 2) is thinking…"
         answer(session, request)
-        assert len(session.game.moves) == 2 and status(session).ai == ""
+        assert len(session.game.moves) == 12 and status(session).ai == ""
+
+    def test_a_computer_playing_white_opens_with_a_placement_of_its_own(self):
+        session = Session(Game(), Settings(white="ai-5"), seed=4)
+        (request,) = session.computer.requests()
+        assert request.here and status(session).prompt == "White (AI 5) is thinking…"
+        session.computer.receive_move(request, session.computer.answer_here(request))
+        assert len(session.game.moves) == 1 and session.person_to_move()
+
+    @pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+    def test_the_page_places_as_the_worker_would(self, level):
+        for code in [Game().position()] + [Game.from_record(r).position() for r in (
+                "1.e3", "1.e3 2.a5 3.b5", "1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3")]:
+            for seed in (0, 1, 17, 500_000, 2**40 + 3):
+                game = Game.from_position(code)
+                page = Session(game, Settings(white=f"ai-{level}", black=f"ai-{level}"), seed=seed)
+                (request,) = page.computer.requests()
+                mine = json.loads(page.computer.answer_here(request))
+                theirs = json.loads(worker.think(request.text, request.level, request.seed))
+                assert mine["move"] == theirs["move"] and mine["ply"] == theirs["ply"], (code, seed)
+
+    def test_a_hint_while_rings_are_placed_is_made_here(self):
+        session = Session(Game.from_record("1.e3"), Settings(black="human"), seed=2)
+        session.computer.ask_hint()
+        (request,) = session.computer.requests()
+        assert request.kind == "hint" and request.here
+        assert status(session).detail != "The computer is getting ready: the hint comes as soon as it is up."
+        session.computer.receive_hint(request, session.computer.answer_here(request))
+        assert session.computer.suggestion is not None and session.computer.suggestion.kind == "place"
+        assert session.message.startswith(f"Hint: {session.computer.suggestion}")
 
     def test_the_computer_s_answer_is_checked_like_any_move(self):
         session = ready(Session(Game(), Settings(white="ai-3")))

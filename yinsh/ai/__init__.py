@@ -29,7 +29,6 @@ The placement phase uses a cheap positional rule (:mod:`yinsh.ai.placement`).
 from __future__ import annotations
 
 import gc
-import random
 import sys
 from time import perf_counter
 from typing import Final, NamedTuple
@@ -93,8 +92,7 @@ def think(game: Game | State, level: int = 3, seconds: float | None = None, seed
     seed = 0 if seed is None else seed
     info = {"depth": 0, "value": 0.0, "nodes": 0, "seconds": 0.0}
     if state.in_placement:
-        rng = random.Random(seed * 1000003 + state.placed)
-        move = placement_move(state, rng, jitter=3.0 if level == 1 else 1.0)
+        move = placement_move(state, seed, level)
         info["seconds"] = perf_counter() - start
         return move, info
     moves = legal_moves(state)

@@ -2,9 +2,12 @@
 
 The page asks the computer three things (:class:`Request`): its move, a hint, and the values
 of the evaluation graph; the worker (:mod:`yinsh.web.worker`) answers with JSON text, read by
-:func:`answer_of`. A computer's move that removes rows is drawn in steps
-(:func:`frames_of`), so that a person sees which row and ring went. What the session asks and
-does with each answer is :class:`ComputerPlayer`.
+:func:`answer_of`. A ring placement (the computer's, or a hint while rings are placed) needs no
+search: the page answers it itself, at once, with the worker's own placement rule
+(:mod:`yinsh.ai.placement`, the same choice for the same seed), so the computer's first five
+moves never wait for the worker to start (:meth:`ComputerPlayer.answer_here`). A computer's
+move that removes rows is drawn in steps (:func:`frames_of`), so that a person sees which row
+and ring went. What the session asks and does with each answer is :class:`ComputerPlayer`.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from ..game import Game
 from ..move import Move
 from ..render import Animation, Picture
 from ..turn import Decision, Turn
+from .reasons import hint_reason
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -61,10 +65,10 @@ class Request:
     ``hint`` (the move level :data:`HINT_LEVEL` would play) or ``evaluate`` (the values of
     the evaluation graph); ``text`` is the position code (or, to evaluate, the record)."""
 
-    __slots__ = ("kind", "generation", "text", "level", "seed", "pause_ms")
+    __slots__ = ("kind", "generation", "text", "level", "seed", "pause_ms", "here")
 
     def __init__(self, kind: str, generation: int, text: str, level: int = 0, seed: int = 0,
-                 pause_ms: int = 0) -> None:
+                 pause_ms: int = 0, here: bool = False) -> None:
         self.kind = kind
         self.generation = generation
         self.text = text
@@ -72,6 +76,8 @@ class Request:
         self.seed = seed
         self.pause_ms = pause_ms
         """How long after the last computer move this answer may be shown, at the earliest."""
+        self.here = here
+        """Whether the page answers it itself (:meth:`ComputerPlayer.answer_here`): no worker needed."""
 
     @property
     def key(self) -> tuple:
@@ -188,15 +194,38 @@ class ComputerPlayer:
         level = self.session.computer_to_move()
         seed = self.session.seed + self.session.game.ply
         generation, position = self.session.generation, self.session.game.position()
+        here = self.session.game.state.in_placement
         if level is not None and not self.session.paused:
-            out.append(Request("move", generation, position, level, seed, self.pause_ms))
+            out.append(Request("move", generation, position, level, seed, self.pause_ms, here))
         if self.suggesting:
-            out.append(Request("hint", generation, position, HINT_LEVEL, seed))
+            out.append(Request("hint", generation, position, HINT_LEVEL, seed, here=here))
         if self.session.reviewing is not None and self.session.game.moves:
             record = self.session.game.record()
             if record not in self.graphs:
                 out.append(Request("evaluate", self.session.generation, record))
         return out
+
+    def waits_for_worker(self) -> bool:
+        """Whether the computer's move or hint for the position now needs the worker and it is
+        not up yet (a ring placement is made here: it never waits)."""
+        return self.state in ("off", "starting") and not self.session.game.state.in_placement
+
+    def answer_here(self, request: Request) -> str:
+        """The page's own answer to ``request`` (one with ``here`` set, about the game as it is: a
+        ring placement), as the worker would give it: the same rule, level and seed, so the
+        same move.
+
+        >>> from yinsh.page.session import Session
+        >>> from yinsh.page.settings import Settings
+        >>> session = Session(Game(), Settings(white="ai-3"), seed=5)
+        >>> request = session.computer.requests()[0]
+        >>> request.here, answer_of(session.computer.answer_here(request))["move"]
+        (True, 'e6')
+        """
+        from ..ai.placement import placement_move  # the page's one module of the AI, imported when a computer places
+
+        move = placement_move(self.session.game.state, request.seed, request.level)
+        return json.dumps({"ok": True, "move": str(move), "ply": self.session.game.ply})
 
     def set_state(self, state: str, failure: str = "") -> None:
         """The client says how the worker is: ``starting``, ``ready`` or ``failed`` (and why).
@@ -246,7 +275,8 @@ class ComputerPlayer:
             self.session.say(f"No hint: {exc}")
             return
         self.suggestion = move
-        self.session.say(f"Hint: {move} (what level {HINT_LEVEL} would play)")
+        reason = hint_reason(self.session.game.state, move)
+        self.session.say(f"Hint: {move} (what level {HINT_LEVEL} would play)" + (f": {reason}." if reason else "."))
 
     def receive_values(self, request: Request, text: str) -> None:
         """The evaluation graph's values for the record of ``request`` (kept by record)."""

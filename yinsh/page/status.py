@@ -189,12 +189,12 @@ def prompt_lines(session: Session) -> tuple[str, str]:
         return (f"{NAMES[mover]} to move, on their own device",
                 "Send them the link to this game (Link for the opponent); their move comes back as a link.")
     if level is not None:
-        if session.computer.state in ("off", "starting"):
+        if session.computer.waits_for_worker():
             return "The computer is getting ready…", f"{session.name_of(mover)} moves as soon as it is ready."
         waiting = ("Two computers play: Pause stops them, Undo takes back a move." if session.both_computers()
                    else "The board stays yours to look at; Undo takes back your last move.")
         return f"{session.name_of(mover)} is thinking…", waiting
-    if session.computer.suggesting and session.computer.state in ("off", "starting"):
+    if session.computer.suggesting and session.computer.waits_for_worker():
         return turn.prompt, "The computer is getting ready: the hint comes as soon as it is up."
     return turn.prompt, detail(turn, session.input_mode)
 
@@ -206,7 +206,7 @@ def ai_state(session: Session) -> str:
     asked = session.computer.suggesting or (session.computer_to_move() is not None and not session.paused)
     if not asked:
         return ""
-    return "thinking" if session.computer.state == "ready" else "starting"
+    return "starting" if session.computer.waits_for_worker() else "thinking"
 
 def in_the_past(session: Session) -> bool:
     """Whether the board shows a position before the game's last move (under review)."""

@@ -4,7 +4,10 @@ The computer player, the hint and the evaluation graph run in a web worker on Py
 (:mod:`yinsh.web.worker`), so that the page stays responsive while it thinks and a game
 between people never downloads Pyodide at all. :meth:`ComputerClient.sync` asks the worker
 the questions the session wants answered (:meth:`~yinsh.page.session.Session.requests`),
-each once, and hands every answer back to the session, which drops the stale ones. The
+each once, and hands every answer back to the session, which drops the stale ones. A ring
+placement is not the worker's: the session answers it itself
+(:meth:`~yinsh.page.computer.ComputerPlayer.answer_here`), in the task that follows the
+person's move, so it is drawn within a frame of it even while the worker starts. The
 worker starts at once when a computer plays, else with the first question (or when the
 Hint button is about to be pressed).
 
@@ -22,10 +25,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import TYPE_CHECKING
 
 from ..page.computer import Request
 from ..page.session import Session
 from .dom import document, warn, window
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["ComputerClient", "WORKER_URL", "WORKER_CONFIG", "BOOT_SECONDS"]
 
@@ -107,15 +114,21 @@ class ComputerClient:
     async def _ask(self, request: Request) -> None:
         session = self.session
         try:
-            await self.ready.wait()
-            if self.exports is None:
-                return  # the session knows: the worker failed
+            exports: Any = None
+            if not request.here:  # a ring placement is answered here, at once: no worker needed
+                await self.ready.wait()
+                exports = self.exports
+                if exports is None:
+                    return  # the session knows: the worker failed
             if request.kind == "evaluate":
-                session.computer.receive_values(request, str(await self.exports.evaluate(request.text)))
+                session.computer.receive_values(request, str(await exports.evaluate(request.text)))
                 return
             if not session.computer.current(request):
                 return
-            answer = str(await self.exports.think(request.text, request.level, request.seed))
+            if exports is None:
+                answer = session.computer.answer_here(request)
+            else:
+                answer = str(await exports.think(request.text, request.level, request.seed))
             if request.kind == "hint":
                 session.computer.receive_hint(request, answer)
                 return

@@ -21,7 +21,7 @@ from ..page.access import SHORTCUTS
 from ..page.prefs import WELCOME_KEY, welcome_due
 from ..page.saved import SAVED_KEY
 from ..page.session import Session
-from ..page.settings import DELAYS, PLAYER_KINDS, STORAGE_KEY, VARIANTS, Settings
+from ..page.settings import DELAYS, PLAYER_KINDS, STORAGE_KEY, VARIANTS, Settings, ai_level
 from ..page.urls import read_params
 from ..render import escape
 from .dom import document, find, load, store, window
@@ -36,9 +36,12 @@ class Dialogs:
     """The dialogs of one page; ``begin(settings)`` starts a new game (``None``: the same
     players), once the person has agreed to discard the game in progress."""
 
-    def __init__(self, session: Session, begin) -> None:
+    def __init__(self, session: Session, begin, computer_likely=lambda: None) -> None:
         self.session = session
         self.begin = begin
+        self.computer_likely = computer_likely
+        """Called when a computer player is likely (the pointer on the first visit's "Play the
+        computer", a computer chosen in the New game dialog): the page starts its worker then."""
         self.setup = document.getElementById("new-game-dialog")
         self.form = self.setup.querySelector("form")
         self.confirm = document.getElementById("discard-dialog")
@@ -62,6 +65,9 @@ class Dialogs:
         listen(self.replace, "click", self.on_replace_click)
         listen(self.replace, "close", self.on_replace_closed)
         listen(self.welcome, "click", self.on_welcome_click)
+        computer = self.welcome.querySelector("button[data-action=welcome-computer]")
+        for event in ("pointerenter", "pointerdown"):  # the computer is about to be chosen: start its worker
+            listen(computer, event, lambda event: self.computer_likely())
         listen(self.welcome, "close", lambda event: self.answer_welcome("two"))  # Escape: put away
         listen(self.banner, "click", self.on_banner_click)
         listen(document, "pointerdown", self.on_pointer_down)
@@ -190,6 +196,8 @@ class Dialogs:
         """The pace only matters when two computers play: show it then."""
         both = all(str(self.field(color).value) != "human" for color in ("white", "black"))
         document.getElementById("setup-pace").hidden = not both
+        if any(ai_level(str(self.field(color).value)) is not None for color in ("white", "black")):
+            self.computer_likely()
 
     def chosen(self) -> Settings:
         def pick(name: str, allowed: tuple, default: str) -> str:

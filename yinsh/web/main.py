@@ -64,7 +64,7 @@ class App:
         self.view = View(lambda: status(session))
         self.client = ComputerClient(session, self.refresh)
         self.controls = BoardInput(session, self.view)
-        self.dialogs = Dialogs(session, self.begin)
+        self.dialogs = Dialogs(session, self.begin, self.client.start)
         self.keeper = GameKeeper(session, self.show, self.refresh)
         self.learning = Learning(session)
         self.saved_generation = session.generation
