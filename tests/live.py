@@ -4,6 +4,7 @@ games played through the room protocol (tests/test_live_relay.py, scripts/bench_
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -51,7 +52,14 @@ def run(coroutine: Awaitable[T], timeout: float = 120) -> T:
     """Run a test's coroutine with a deadline (a hung relay fails the test, never the suite)."""
     async def bounded() -> T:
         return await asyncio.wait_for(coroutine, timeout)  # type: ignore[arg-type]
-    return asyncio.run(bounded())
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(bounded())
+    # The browser tests' Playwright (sync API) keeps an event loop running on this thread for the
+    # whole session: when they ran first, the coroutine gets a thread and a loop of its own.
+    with concurrent.futures.ThreadPoolExecutor(1) as aside:
+        return aside.submit(asyncio.run, bounded()).result()
 
 
 async def clients(servers: str | list[str], count: int, replicas: int = 1) -> list[RoomClient]:
