@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from yinsh import Game, IllegalMoveError, NotationError, pgn
 from yinsh.__main__ import main
-from yinsh.page.records import import_error_message, list_import, record_title
 from yinsh.limits import MAX_GAMES, MAX_TEXT_CHARS, too_long
+from yinsh.page.records import import_error_message, list_import, record_title
 from yinsh.record import read_record, read_records, split_records, write_record
 from yinsh.scan import SPACES, lower, strip, visible, words
 
