@@ -173,6 +173,7 @@ def hostile_inputs() -> list[Hostile]:
     per_game_chars = MAX_TEXT_CHARS // MAX_GAMES - 20
     per_game_words = min(MAX_WORDS, (per_game_chars - 20) // 2)
     per_game_tags = MAX_LINES // MAX_GAMES - 3
+    per_game_lines = MAX_LINES // MAX_GAMES
     return [
         Hostile("position code at move 10^4400", "position", far),
         Hostile("game code from a position at move 10^4400", "link", "#g=" + far_game),
@@ -229,6 +230,11 @@ def hostile_inputs() -> list[Hostile]:
                             + " x" * ((per_game_chars - 1400) // 2) for n in range(MAX_GAMES))),
         Hostile(f"largest: {MAX_GAMES} games of comments holding dots", "import",
                 "\n\n".join(f'[Game "{n}"]\n1.e3 ' + "{1.}" * ((per_game_chars - 30) // 4) for n in range(MAX_GAMES))),
+        # Issue 23: the splitting of a paste into games is a step of Python per line; the dearest
+        # lines end in a space beyond ASCII (stripped by scan.strip on MicroPython) and hold a comment
+        Hostile(f"largest: {MAX_GAMES} games of {per_game_lines} lines, each a comment ending in a no-break space",
+                "import", "\n".join(f'[Game "{n}"]\u00a0\n' + "{a remark}\u00a0\n" * (per_game_lines - 2) + "1.e3\u00a0"
+                                    for n in range(MAX_GAMES))),
     ]
 
 
