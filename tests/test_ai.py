@@ -264,6 +264,22 @@ class TestFeatures:
                 assert completion_points(markers) == missing
                 assert fours(markers) == count
 
+    def test_remembered_completion_points_agree_and_stay_bounded(self):
+        import yinsh.ai.features as features
+
+        features.COMPLETIONS.clear()
+        states = random_positions(30, seed=33, min_plies=30)
+        for _ in range(2):  # the second pass is answered from the table
+            for s in states:
+                for markers in (s.white_markers, s.black_markers):
+                    if not has_row(markers):
+                        assert completion_points(markers) == features._completion_points(markers)
+        assert features.COMPLETIONS
+        rng = random.Random(34)
+        for _ in range(features._COMPLETIONS_KEPT + 10):
+            completion_points(rng.getrandbits(ALL_POINTS.bit_length()) & ALL_POINTS)
+        assert len(features.COMPLETIONS) <= features._COMPLETIONS_KEPT
+
     def test_evaluation_is_for_the_player_to_move(self):
         s = make_state(["e5", "a2"], ["f6", "k10"], ["e6", "e7", "c3"], ["g7"], turn=WHITE)
         assert evaluate(s) > 0 > evaluate(s._replace(turn=BLACK)) - 0.5
