@@ -60,7 +60,7 @@ class TestPageConfig:
         part imports beyond the start-up modules (one missing would fail in a player's browser)."""
         from yinsh.web.main import LIVE_MODULES
 
-        needed = imported_modules("yinsh/web/live.py")
+        needed = page_modules("yinsh/web/live.py")
         assert not kept_out(needed)
         assert set(LIVE_MODULES) == needed - set(self.files)
         assert "yinsh/web/live.py" not in imported_modules("yinsh/web/main.py")
