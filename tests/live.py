@@ -72,13 +72,18 @@ async def clients(servers: str | list[str], count: int, replicas: int = 1) -> li
         people.append(nc)
     await ensure_stream(people[0], replicas)
     out = [await RoomClient(nc, name).open() for nc in people]
-    await out[0].create("white")
-    await out[0].join("Ana")
-    await out[1].caught_up()
-    await out[1].join("Ben")
+    await seat(out[0], out[1])
     for c in out:
         await c.caught_up()
     return out
+
+
+async def seat(ana: RoomClient, ben: RoomClient, colours: str = "white") -> None:
+    """Ana creates the room with ``colours`` for the first seat, then Ana and Ben take the seats."""
+    await ana.create(colours)
+    await ana.join("Ana")
+    await ben.caught_up()
+    await ben.join("Ben")
 
 
 async def play_moves(players: list[RoomClient], plies: int, rng: random.Random,

@@ -16,7 +16,7 @@ import time
 import nats.errors
 import pytest
 from helpers import ROOT
-from live import clients, close_all, play_moves, relay_binary, run, start_cluster, start_relay
+from live import clients, close_all, play_moves, relay_binary, run, seat, start_cluster, start_relay
 from nats.js.errors import APIError
 
 from yinsh.live.client import Keys, Refused, RoomClient, connect, ensure_stream, new_room_name
@@ -300,10 +300,7 @@ def test_a_three_node_cluster_loses_a_node_mid_game(tmp_path):
                 people.append(await connect([urls[i]] + urls[:i] + urls[i + 1:]))
             name = new_room_name()
             ana, ben, watcher = [await opened(RoomClient(c, name)) for c in people]
-            await ana.create("white")
-            await ana.join("Ana")
-            await ben.caught_up()
-            await ben.join("Ben")
+            await seat(ana, ben)
             await ana.caught_up()
             await ana.start()
             await ben.wait_for(lambda room: room.phase == "playing")
@@ -486,10 +483,7 @@ def test_the_documented_locked_down_configuration_runs(tmp_path):
                 people.append(await connect(url, **options))
             ana = await RoomClient(people[0], new_room_name()).open()
             ben = await RoomClient(people[1], ana.room.name).open()
-            await ana.create("white")
-            await ana.join("Ana")
-            await ben.caught_up()
-            await ben.join("Ben")
+            await seat(ana, ben)
             await ana.caught_up()
             await ana.start()
             await ben.wait_for(lambda room: room.phase == "playing")
