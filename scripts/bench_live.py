@@ -265,17 +265,90 @@ async def _prepare(url: str, replicas: int) -> None:
     await nc.close()
 
 
+def _lean_worker(args: tuple) -> dict:
+    from live_load import worker_main
+
+    logging.getLogger("nats").setLevel(logging.CRITICAL)
+    url, rooms, seconds, seed, sync, conns, deadline = args
+    return asyncio.run(asyncio.wait_for(worker_main(url, rooms, seconds, seed, sync, conns), deadline))
+
+
+def run_lean(url: str, rooms: int, seconds: float, procs: int, seed: int, relay: Relay, connections: int) -> dict:
+    """Play ``rooms`` rooms for ``seconds`` with the lean generator (scripts/live_load.py) over
+    ``procs`` processes, which prepare their games and messages before the clock starts."""
+    share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
+    deadline = seconds + 900
+    sync = Path(tempfile.mkdtemp(prefix="yinsh-bench-live-sync-"))
+    jobs = [(url, n, seconds, seed + i, sync, connections, deadline) for i, n in enumerate(share) if n]
+    with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+        pending = pool.map_async(_lean_worker, jobs)
+        while not pending.ready() and len(list(sync.glob("ready-*"))) < len(jobs):
+            time.sleep(0.1)
+        cpu_before = _cpu_seconds(relay.process.pid) if relay.process else float("nan")
+        wall = time.perf_counter()
+        (sync / "go").touch()
+        time.sleep(seconds)
+        cpu_after = _cpu_seconds(relay.process.pid) if relay.process else float("nan")
+        wall = time.perf_counter() - wall
+        results = pending.get(deadline + 60)
+    shutil.rmtree(sync, ignore_errors=True)
+    merged: dict = {"latencies": [], "why": {}, "procs": []}
+    for r in results:
+        for key, value in r.items():
+            if isinstance(value, (int, float)) and key not in ("set_up", "prepare"):
+                merged[key] = merged.get(key, 0) + value
+        merged["latencies"] += r["latencies"]
+        merged["set_up"] = max(merged.get("set_up", 0.0), r["set_up"])
+        merged["prepare"] = max(merged.get("prepare", 0.0), r["prepare"])
+        merged["procs"].append(r["client_cpu"] / r["client_wall"])
+        for why, n in r["why"].items():
+            merged["why"][why] = merged["why"].get(why, 0) + n
+    merged["server_cpu"] = cpu_after - cpu_before
+    merged["server_wall"] = wall
+    return merged
+
+
+def report_lean(title: str, r: dict, seconds: float) -> None:
+    lat = [x * 1000 for x in r["latencies"]]
+    rate = r["moves"] / seconds
+    print(f"\n{title}")
+    print(f"  rooms playing          {r['rooms']:,} ({r['failed_setup']} failed to set up; games and messages "
+          f"prepared in {r['prepare']:.1f} s, rooms set up in {r['set_up']:.1f} s)")
+    for why, n in sorted(r["why"].items()):
+        print(f"  set-up failed          {n} × {why}")
+    print(f"  moves                  {r['moves']:,} in {seconds:.0f} s ({rate:,.0f}/s; target {r['rooms']:,}/s)")
+    print(f"  latency, ms            p50 {_percentile(lat, 50):.1f}  p95 {_percentile(lat, 95):.1f}  "
+          f"p99 {_percentile(lat, 99):.1f}  max {max(lat) if lat else float('nan'):.1f}   ({len(lat):,} moves)")
+    print(f"  lost / doubled         {r['lost']} / {r['doubled']}   (folded bytes of no event: {r['unknown']})")
+    print(f"  refused, sent again    {r['refused']} (expected sequence), {r['resends']} (no answer); "
+          f"moves that failed {r['errors']}")
+    relay = r["server_cpu"] / r["server_wall"]
+    per_1000 = relay / (rate / 1000) if rate else float("nan")
+    print(f"  CPU                    relay {relay:.2f} core ({per_1000:.2f} core per 1,000 moves/s); "
+          f"generator {' + '.join(f'{p:.2f}' for p in r['procs'])} core "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+
 def single(args: argparse.Namespace, tmp: Path) -> None:
-    relay = Relay(tmp / "single", port=free_port()).start()
-    try:
-        asyncio.run(_prepare(relay.url, 1))
-        print(f"one nats-server ({relay.binary.name}, file storage), {args.rooms:,} rooms, {args.seconds:.0f} s, "
-              f"{args.procs} client processes, " + (f"ordered consumers (heartbeat {args.heartbeat:g} s)"
-                                                      if args.heartbeat else "plain push consumers"), flush=True)
-        r = run([relay.url], args.rooms, args.seconds, args.procs, args.seed, [relay], args.heartbeat)
-        report(f"one relay: {args.rooms:,} rooms", r, args.seconds)
-    finally:
-        relay.stop()
+    for rooms in args.rooms:
+        relay = Relay(tmp / f"single{rooms}", port=free_port()).start()
+        try:
+            asyncio.run(_prepare(relay.url, 1))
+            if args.players == "lean":
+                print(f"\none nats-server ({relay.binary.name}, file storage), {rooms:,} rooms, {args.seconds:.0f} s, "
+                      f"{args.procs} generator processes × {args.connections} connections, lean players "
+                      f"(games and signed messages prepared before the run; plain push consumers)", flush=True)
+                r = run_lean(relay.url, rooms, args.seconds, args.procs, args.seed, relay, args.connections)
+                report_lean(f"one relay: {rooms:,} rooms", r, args.seconds)
+            else:
+                print(f"\none nats-server ({relay.binary.name}, file storage), {rooms:,} rooms, {args.seconds:.0f} s, "
+                      f"{args.procs} client processes, checked players (yinsh.live.client), "
+                      + (f"ordered consumers (heartbeat {args.heartbeat:g} s)" if args.heartbeat
+                         else "plain push consumers"), flush=True)
+                r = run([relay.url], rooms, args.seconds, args.procs, args.seed, [relay], args.heartbeat)
+                report(f"one relay: {rooms:,} rooms", r, args.seconds)
+        finally:
+            relay.stop()
 
 
 def cluster(args: argparse.Namespace, tmp: Path, victim_role: str) -> None:
@@ -315,10 +388,18 @@ async def _leader(url: str) -> str | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rooms", type=int, default=2000, help="rooms on one relay (default 2,000)")
+    parser.add_argument("--rooms", type=int, nargs="+", default=[2000],
+                        help="rooms on one relay, one run per figure (default 2,000; e.g. --rooms 500 1000 2000)")
+    parser.add_argument("--players", choices=("lean", "checked"), default="lean",
+                        help="on one relay: lean players (scripts/live_load.py: games and signed messages prepared "
+                             "before the run, each reader checks the bytes it folds against the room's script; "
+                             "the default) or checked players (yinsh.live.client: rules and signatures checked "
+                             "per move, as pages do; the generator then needs several times the relay's CPU)")
+    parser.add_argument("--connections", type=int, default=4, help="lean players: connections per process")
     parser.add_argument("--cluster-rooms", type=int, default=300, help="rooms on the cluster (default 300)")
     parser.add_argument("--seconds", type=float, default=30, help="how long the rooms play (default 30)")
-    parser.add_argument("--procs", type=int, default=os.cpu_count() or 2, help="client processes")
+    parser.add_argument("--procs", "--processes", type=int, default=os.cpu_count() or 2,
+                        help="generator processes (default: one per core; on a machine with more cores, more)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--heartbeat", type=float, default=5.0,
                         help="on one relay: the players' ordered consumers' idle heartbeat, s (default 5, nats-py's); "
