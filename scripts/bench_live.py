@@ -199,6 +199,21 @@ def _cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
+def cpu_wait_seconds(pid: int) -> float:
+    """How long the threads of process ``pid`` have waited, runnable, for a CPU (Linux's
+    schedstat, summed over threads; NaN where there is none): a busy machine shows here."""
+    total = 0.0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[1]) / 1e9
+            except (OSError, IndexError, ValueError):
+                pass
+    except OSError:
+        return float("nan")
+    return total
+
+
 def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, servers: list[Relay], heartbeat: float,
         kill_at: float | None = None, kill: Relay | None = None) -> dict:
     """Play ``rooms`` rooms for ``seconds`` over ``procs`` processes; with ``kill_at``, ``kill``
@@ -284,15 +299,16 @@ def run_lean(url: str, rooms: int, seconds: float, procs: int, seed: int, relay:
         pending = pool.map_async(_lean_worker, jobs)
         while not pending.ready() and len(list(sync.glob("ready-*"))) < len(jobs):
             time.sleep(0.1)
-        cpu_before = _cpu_seconds(relay.process.pid) if relay.process else float("nan")
+        pid = relay.process.pid if relay.process else -1
+        cpu_before, wait_before = _cpu_seconds(pid), cpu_wait_seconds(pid)
         wall = time.perf_counter()
         (sync / "go").touch()
         time.sleep(seconds)
-        cpu_after = _cpu_seconds(relay.process.pid) if relay.process else float("nan")
+        cpu_after, wait_after = _cpu_seconds(pid), cpu_wait_seconds(pid)
         wall = time.perf_counter() - wall
         results = pending.get(deadline + 60)
     shutil.rmtree(sync, ignore_errors=True)
-    merged: dict = {"latencies": [], "why": {}, "procs": []}
+    merged: dict = {"latencies": [], "why": {}, "procs": [], "proc_waits": []}
     for r in results:
         for key, value in r.items():
             if isinstance(value, (int, float)) and key not in ("set_up", "prepare"):
@@ -301,9 +317,11 @@ def run_lean(url: str, rooms: int, seconds: float, procs: int, seed: int, relay:
         merged["set_up"] = max(merged.get("set_up", 0.0), r["set_up"])
         merged["prepare"] = max(merged.get("prepare", 0.0), r["prepare"])
         merged["procs"].append(r["client_cpu"] / r["client_wall"])
+        merged["proc_waits"].append(r["client_wait"] / r["client_wall"])
         for why, n in r["why"].items():
             merged["why"][why] = merged["why"].get(why, 0) + n
     merged["server_cpu"] = cpu_after - cpu_before
+    merged["server_wait"] = wait_after - wait_before
     merged["server_wall"] = wall
     return merged
 
@@ -327,6 +345,9 @@ def report_lean(title: str, r: dict, seconds: float) -> None:
     print(f"  CPU                    relay {relay:.2f} core ({per_1000:.2f} core per 1,000 moves/s); "
           f"generator {' + '.join(f'{p:.2f}' for p in r['procs'])} core "
           f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(f"  waiting for a CPU      relay {r['server_wait'] / r['server_wall']:.2f} s a second, generator "
+          f"{' + '.join(f'{w:.2f}' for w in r['proc_waits'])} s a second (runnable, not running: "
+          "the machine's other work)")
 
 
 def single(args: argparse.Namespace, tmp: Path) -> None:

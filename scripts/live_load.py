@@ -160,9 +160,10 @@ class LeanRoom:
                 ack = await js.publish(self.subject, self.data[index], timeout=2.0, headers=headers)
             except APIError as exc:
                 if exc.err_code == WRONG_LAST_SEQUENCE:
-                    self.refused += 1  # stored meanwhile: the reader will fold it, then again
-                    if player.folded > index:  # an earlier attempt of this very event
-                        break
+                    self.refused += 1  # stored meanwhile: an earlier attempt (its answer lost)?
+                    if player.folded > index:  # yes: this very event, folded
+                        self.acked[index] = player.last_seq if player.folded == index + 1 else -1
+                        return True
                     await asyncio.sleep(0.05)
                     continue
                 await asyncio.sleep(0.2)
@@ -227,6 +228,17 @@ async def _play(room: LeanRoom, dispatch: Dispatch, start: float, until: float, 
         tick = max(tick + 1.0, time.perf_counter() - 0.5)  # late by over half a second: no burst
 
 
+def _waited() -> float:
+    """Seconds this process's threads have waited, runnable, for a CPU (Linux; else NaN)."""
+    total = 0.0
+    try:
+        for task in Path("/proc/self/task").iterdir():
+            total += int((task / "schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+    return total
+
+
 async def worker_main(url: str, rooms: int, seconds: float, seed: int, sync: Path, connections: int) -> dict:
     """``rooms`` rooms of this process: prepared, set up, then played together with the other
     processes' (``sync``: files saying ready / go), for ``seconds``. Figures as a dict."""
@@ -270,15 +282,18 @@ async def worker_main(url: str, rooms: int, seconds: float, seed: int, sync: Pat
         await asyncio.sleep(0.02)
     start = time.perf_counter()
     cpu = time.process_time()
+    waited = _waited()
     until = start + seconds
     await asyncio.gather(*(_play(r, dispatches[(2 * i) % len(dispatches)], start, until,
                                  random.Random(rng.random())) for i, r in enumerate(playing)))
     cpu = time.process_time() - cpu
+    waited = _waited() - waited
     wall = time.perf_counter() - start
     await asyncio.sleep(3)  # what is in flight arrives
     out = {"rooms": len(playing), "failed_setup": rooms - len(playing), "why": failures, "set_up": set_up,
            "prepare": prepare, "latencies": [], "moves": 0, "lost": 0, "doubled": 0, "unknown": 0, "refused": 0,
-           "resends": 0, "errors": 0, "client_cpu": cpu, "client_wall": wall}
+           "resends": 0, "errors": 0, "client_cpu": cpu, "client_wall": wall,
+           "client_wait": waited}
     for room in playing:
         moves = [i for i in room.acked if i in room.moves]
         out["moves"] += len(moves)
