@@ -215,9 +215,9 @@ def cpu_wait_seconds(pid: int) -> float:
 
 
 def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, servers: list[Relay], heartbeat: float,
-        kill_at: float | None = None, kill: Relay | None = None) -> dict:
+        kill_at: float | None = None, kill: Relay | None = None, graceful: bool = False) -> dict:
     """Play ``rooms`` rooms for ``seconds`` over ``procs`` processes; with ``kill_at``, ``kill``
-    the node that many seconds into the run."""
+    the node that many seconds into the run (SIGKILL; ``graceful``: lame-duck mode, SIGUSR2)."""
     share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
     deadline = seconds + 600
     sync = Path(tempfile.mkdtemp(prefix="yinsh-bench-live-sync-"))
@@ -231,8 +231,12 @@ def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, serv
         if kill_at is not None and kill is not None:
             time.sleep(kill_at)
             (sync / "killed").write_text(repr(time.time()))
-            kill.kill()
-            print(f"  {kill.name} killed {kill_at:.0f} s into the run", flush=True)
+            if graceful:
+                kill.lame_duck(wait=False)  # it exits once its clients are gone, 30 s later
+                print(f"  {kill.name} put in lame-duck mode {kill_at:.0f} s into the run", flush=True)
+            else:
+                kill.kill()
+                print(f"  {kill.name} killed {kill_at:.0f} s into the run", flush=True)
         results = pending.get(deadline + 60)
     shutil.rmtree(sync, ignore_errors=True)
     cpu_after = [_cpu_seconds(s.process.pid) for s in servers if s.process]
@@ -372,9 +376,11 @@ def single(args: argparse.Namespace, tmp: Path) -> None:
             relay.stop()
 
 
-def cluster(args: argparse.Namespace, tmp: Path, victim_role: str) -> None:
+def cluster(args: argparse.Namespace, tmp: Path, fault: str) -> None:
+    victim_role = "leader" if fault.startswith("leader") else "follower"
+    graceful = fault.endswith("-ldm")
     ports = [free_port() for _ in range(3)]
-    nodes = [Relay(tmp / f"{victim_role}{i}", name=f"node{i}", cluster_port=ports[i],
+    nodes = [Relay(tmp / f"{fault}{i}", name=f"node{i}", cluster_port=ports[i],
                    routes=[p for j, p in enumerate(ports) if j != i]) for i in range(3)]
     try:
         for node in nodes:
@@ -388,13 +394,14 @@ def cluster(args: argparse.Namespace, tmp: Path, victim_role: str) -> None:
         else:
             victim = next(n for n in nodes if n.name != leader)
         print(f"\nthree nats-servers, the stream replicated on all three (R3), {args.cluster_rooms:,} rooms, "
-              f"{args.seconds:.0f} s; a node killed mid-run: {victim.name}, the stream's {victim_role} "
+              f"{args.seconds:.0f} s; a node {'stopped in lame-duck mode' if graceful else 'killed'} mid-run: "
+              f"{victim.name}, the stream's {victim_role} "
               f"(a third of the players are connected to it); consumers' heartbeat {args.cluster_heartbeat:g} s",
               flush=True)
         r = run([n.url for n in nodes], args.cluster_rooms, args.seconds, args.procs, args.seed + 100, nodes,
-                args.cluster_heartbeat, kill_at=args.seconds / 2, kill=victim)
-        report(f"cluster: {args.cluster_rooms:,} rooms, {victim.name} (the stream's {victim_role}) killed", r,
-               args.seconds)
+                args.cluster_heartbeat, kill_at=args.seconds / 2, kill=victim, graceful=graceful)
+        report(f"cluster: {args.cluster_rooms:,} rooms, {victim.name} (the stream's {victim_role}) "
+               + ("stopped in lame-duck mode" if graceful else "killed"), r, args.seconds)
     finally:
         for node in nodes:
             node.stop()
@@ -425,14 +432,19 @@ def main() -> None:
     parser.add_argument("--heartbeat", type=float, default=5.0,
                         help="on one relay: the players' ordered consumers' idle heartbeat, s (default 5, nats-py's); "
                              "0: plain push consumers, no timers in the load generator")
-    parser.add_argument("--cluster-heartbeat", type=float, default=1.0,
-                        help="on the cluster, s: two missed and a consumer is made again (how fast games go on)")
+    parser.add_argument("--cluster-heartbeat", type=float, default=0.5,
+                        help="on the cluster, s (default 0.5): the ordered consumers' idle heartbeat; two missed "
+                             "(its node died) and a consumer is made again on a live node")
     parser.add_argument("--skip-single", action="store_true")
     parser.add_argument("--skip-cluster", action="store_true")
     parser.add_argument("--skip-page", action="store_true",
                         help="skip the page's figures (scripts/bench_live_page.py: Chromium, two pages in a room)")
-    parser.add_argument("--kill", nargs="+", choices=("follower", "leader"), default=["follower", "leader"],
-                        help="which node of the cluster dies: one holding a replica, or the stream's leader")
+    parser.add_argument("--kill", nargs="+", choices=("follower", "leader", "leader-ldm"),
+                        default=["follower", "leader", "leader-ldm"],
+                        help="the cluster's faults, one run each: a node holding a replica killed (SIGKILL), the "
+                             "stream's leader killed (its followers wait out nats-server's election timeout, 4-9 s, "
+                             "before one takes over), the leader stopped as a planned restart should be "
+                             "(lame-duck mode, SIGUSR2: it hands its leadership over first)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="yinsh-bench-live-") as tmp:
         if not args.skip_page:
