@@ -1,28 +1,38 @@
 #!/usr/bin/env python3
 """Live rooms under load (``make bench-live``): rooms playing random legal games through the room
-protocol (yinsh.live.client, nats-py) on a local nats-server, then on a three-node cluster that
-loses a node mid-run; first, the page's own figures (scripts/bench_live_page.py: a move from a
-click on one page to drawn on the other, back in the seat after a reload, the bytes a hotseat
-game loads for live play).
+protocol (nats-py) on a local nats-server, then on a three-node cluster that loses a node mid-run;
+first, the page's own figures (scripts/bench_live_page.py: a move from a click on one page to
+drawn on the other, back in the seat after a reload, in a flooded room, the bytes a hotseat game
+loads for live play).
 
-Each room has two players, each with their own ordered consumer on the room, who sign every move
-(Ed25519), publish it guarded by the expected last subject sequence, and check every move they
-read with the rules before it counts. The player to move moves once a second (a game that ends
-is followed by a rematch). A move's latency is the time from the mover's ``move()`` call (the
-draft checked and signed included) to the opponent's room accepting it, both in one process, on
-one clock. A move is *lost* when its publish was acknowledged but the opponent never folded it,
-*doubled* when the opponent's room accepted it twice (or accepted two moves for one turn).
+**One relay** (``--rooms``, one run per size): each room has two players; the player to move
+publishes one event a second, guarded by the expected last subject sequence its own reader saw,
+and both players read every event back from the stream through their own consumer. By default
+the players are *lean* (scripts/live_load.py): the random legal games and every signed message
+are prepared before the clock starts (a signature covers the room, the room's version and the
+move, all known beforehand; the stream's sequences only go in headers), readers compare the
+bytes they fold with the room's script, and the processes (``--processes``, one per core by
+default) share a few connections each, one subscription per connection for all its players'
+consumers. ``--players checked`` plays through the reference client instead (yinsh.live.client:
+every move signed at the time and checked by both players with the rules and Ed25519, as pages
+do), which costs the generator several times the relay's CPU. A move's latency is the time from
+its publish to the opponent's reader folding it, both in one process, on one clock. A move is
+*lost* when its publish was acknowledged but the opponent never folded it, *doubled* when the
+opponent folded it twice. The report gives the relay's and the generator's CPU (and how long
+each waited for a CPU: on a shared machine, the other work), so a machine too small or too busy
+to drive the target says so in figures: the relay's core per 1,000 moves/s tells what a larger
+one needs.
 
-Rooms are spread over worker processes (``--procs``), each with a few connections. Each player
-reads through an ordered consumer, as a page does (idle heartbeat 5 s on one relay, 1 s on the
-cluster, where two missed make it again on a live node); ``--heartbeat 0`` gives them plain push
-consumers instead (nats-py runs two timers per ordered consumer in Python: thousands of
-wake-ups a second for a generator holding thousands of players). Traffic is
-on 127.0.0.1 only; every run is bounded by ``--seconds`` plus the set-up, and the relays stop
-with the script. Figures go to standard output: this is a benchmark, never a test.
+**The cluster** (``--kill``, one run per fault): checked players (ordered consumers whose idle
+heartbeat is ``--cluster-heartbeat``, two missed and one is made again on a live node), a node
+killed (SIGKILL) or put in lame-duck mode (SIGUSR2) halfway; how long until every game moved again.
 
-    python scripts/bench_live.py                       # 2,000 rooms for 30 s, then the cluster run
-    python scripts/bench_live.py --rooms 500 --seconds 20 --skip-cluster
+Traffic is on 127.0.0.1 only; every run is bounded by ``--seconds`` plus the set-up, and the
+relays stop with the script. Figures go to standard output: this is a benchmark, never a test.
+
+    python scripts/bench_live.py                       # the page, 2,000 rooms for 30 s, the cluster's faults
+    python scripts/bench_live.py --skip-page --skip-cluster --rooms 500 1000 2000
+    python scripts/bench_live.py --skip-page --skip-single --kill leader leader-ldm
 """
 
 from __future__ import annotations
@@ -415,7 +425,7 @@ async def _leader(url: str) -> str | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rooms", type=int, nargs="+", default=[2000],
                         help="rooms on one relay, one run per figure (default 2,000; e.g. --rooms 500 1000 2000)")
     parser.add_argument("--players", choices=("lean", "checked"), default="lean",

@@ -34,6 +34,7 @@ import asyncio
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 from nats.aio.msg import Msg
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
@@ -257,7 +258,7 @@ async def worker_main(url: str, rooms: int, seconds: float, seed: int, sync: Pat
     limit = asyncio.Semaphore(SETUP_CONCURRENCY)
     failures: dict[str, int] = {}
 
-    async def set_up(i: int, room: LeanRoom) -> LeanRoom | None:
+    async def open_room(i: int, room: LeanRoom) -> LeanRoom | None:
         async with limit:
             try:
                 for seat, player in enumerate(room.players):
@@ -274,7 +275,7 @@ async def worker_main(url: str, rooms: int, seconds: float, seed: int, sync: Pat
                 failures[why] = failures.get(why, 0) + 1
                 return None
 
-    made = await asyncio.gather(*(set_up(i, r) for i, r in enumerate(lean)))
+    made = await asyncio.gather(*(open_room(i, r) for i, r in enumerate(lean)))
     playing = [r for r in made if r is not None]
     set_up = time.perf_counter() - set_up_started
     (sync / f"ready-{seed}").touch()
@@ -290,7 +291,7 @@ async def worker_main(url: str, rooms: int, seconds: float, seed: int, sync: Pat
     waited = _waited() - waited
     wall = time.perf_counter() - start
     await asyncio.sleep(3)  # what is in flight arrives
-    out = {"rooms": len(playing), "failed_setup": rooms - len(playing), "why": failures, "set_up": set_up,
+    out: dict[str, Any] = {"rooms": len(playing), "failed_setup": rooms - len(playing), "why": failures, "set_up": set_up,
            "prepare": prepare, "latencies": [], "moves": 0, "lost": 0, "doubled": 0, "unknown": 0, "refused": 0,
            "resends": 0, "errors": 0, "client_cpu": cpu, "client_wall": wall,
            "client_wait": waited}

@@ -186,8 +186,8 @@ def _hostile(relay: Relay, room: str, illegal: str, replayed: bytes) -> None:
         forged = Draft(room, "move", 0, [("ply", 0), ("move", illegal)])
         messages.append(stranger.message(forged))
         # a flood: the page reads it in batches (one pull and one signature check a batch)
-        messages += [b"junk %d" % i if i % 2 else stranger.message(Draft(room, "move", 100 + i, [("ply", i), ("move", "e4")]))
-                     for i in range(300)]
+        messages += [b"junk %d" % i if i % 2 else
+                     stranger.message(Draft(room, "move", 100 + i, [("ply", i), ("move", "e4")])) for i in range(300)]
         for data in messages:
             await js.publish(subject, data)
         await js.publish(chat_subject(room), stranger.message(Draft(room, "chat", 1, [("text", "<b>x</b>" * 200)])))
