@@ -399,10 +399,14 @@ def cluster(args: argparse.Namespace, tmp: Path, fault: str) -> None:
             node.wait_ready(60, jetstream=False)
         asyncio.run(_prepare(nodes[0].url, 3))
         leader = asyncio.run(_leader(nodes[0].url))
+        meta = _meta_leader(nodes[0])
         if victim_role == "leader":
             victim = next((n for n in nodes if n.name == leader), nodes[0])
-        else:
-            victim = next(n for n in nodes if n.name != leader)
+        else:  # a replica only: not the meta leader either (making consumers waits for it)
+            victim = next((n for n in nodes if n.name not in (leader, meta)),
+                          next(n for n in nodes if n.name != leader))
+        if victim.name == meta:
+            victim_role += " and the cluster's meta leader"
         print(f"\nthree nats-servers, the stream replicated on all three (R3), {args.cluster_rooms:,} rooms, "
               f"{args.seconds:.0f} s; a node {'stopped in lame-duck mode' if graceful else 'killed'} mid-run: "
               f"{victim.name}, the stream's {victim_role} "
@@ -415,6 +419,18 @@ def cluster(args: argparse.Namespace, tmp: Path, fault: str) -> None:
     finally:
         for node in nodes:
             node.stop()
+
+
+def _meta_leader(node: Relay) -> str | None:
+    """The node leading the cluster's JetStream meta group (which makes every consumer)."""
+    import json
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{node.http_port}/jsz", timeout=5) as answer:
+            return json.load(answer).get("meta_cluster", {}).get("leader")
+    except (OSError, ValueError):
+        return None
 
 
 async def _leader(url: str) -> str | None:
