@@ -291,10 +291,10 @@ async def worker_main(url: str, rooms: int, seconds: float, seed: int, sync: Pat
     waited = _waited() - waited
     wall = time.perf_counter() - start
     await asyncio.sleep(3)  # what is in flight arrives
-    out: dict[str, Any] = {"rooms": len(playing), "failed_setup": rooms - len(playing), "why": failures, "set_up": set_up,
-           "prepare": prepare, "latencies": [], "moves": 0, "lost": 0, "doubled": 0, "unknown": 0, "refused": 0,
-           "resends": 0, "errors": 0, "client_cpu": cpu, "client_wall": wall,
-           "client_wait": waited}
+    out: dict[str, Any] = {
+        "rooms": len(playing), "failed_setup": rooms - len(playing), "why": failures, "set_up": set_up,
+        "prepare": prepare, "latencies": [], "moves": 0, "lost": 0, "doubled": 0, "unknown": 0, "refused": 0,
+        "resends": 0, "errors": 0, "client_cpu": cpu, "client_wall": wall, "client_wait": waited}
     for room in playing:
         moves = [i for i in room.acked if i in room.moves]
         out["moves"] += len(moves)

@@ -31,6 +31,7 @@ from ..live.protocol import (
     MAX_NAME,
     STREAM,
     BadMessage,
+    Message,
     chat_subject,
     decode,
     game_subject,
@@ -235,7 +236,7 @@ class LiveRoom:
     async def _fold(self, msgs: list) -> bool:
         """Fold stored messages, in order; whether the room changed (an event or a chat line
         counted). Their signatures are checked together, one crossing to JavaScript a batch."""
-        read = []  # (sequence, subject kind, time, message or the reason it is junk)
+        read: list[tuple[int, str, int, Message | str]] = []  # (sequence, kind, time, message or why junk)
         for msg in msgs:
             seq = int(msg.seq)
             if seq <= self.last_seq:
@@ -254,18 +255,20 @@ class LiveRoom:
                 read.append((seq, kind, 0, exc.reason))
                 continue
             read.append((seq, kind, int(float(msg.info.timestampNanos) / 1e6), message))
-        signed = [item[3] for item in read if not isinstance(item[3], str)]
-        checks = [[m.key, m.signature, m.text(self.name).decode("utf-8")] for m in signed]
-        verdicts = await self.keys.verifyAll(to_js(checks)) if checks else None
+        checks = []
+        for _, _, _, item in read:
+            if not isinstance(item, str):
+                checks.append([item.key, item.signature, item.text(self.name).decode("utf-8")])
+        verdicts: Any = await self.keys.verifyAll(to_js(checks)) if checks else None
         changed = False
         i = 0
-        for seq, kind, time_ms, message in read:
-            if isinstance(message, str):
-                self.room.junk(kind, seq, message)
+        for seq, kind, time_ms, item in read:
+            if isinstance(item, str):
+                self.room.junk(kind, seq, item)
                 continue
             verified = bool(verdicts[i])
             i += 1
-            changed = self.room.apply(kind, seq, time_ms, message, verified) is not None or changed
+            changed = self.room.apply(kind, seq, time_ms, item, verified) is not None or changed
         return changed
 
     def changed(self) -> None:
