@@ -51,8 +51,11 @@ NATS_URL = "./static/vendor/nats/nats.js"
 KEYS_URL = "./static/js/live-keys.js"
 NAME_KEY = "yinsh:live-name"
 HEARTBEAT_S = 5
-PULL_EXPIRES_MS = 5000
+PULL_EXPIRES_MS = 2000
+"""How long a pull waits for a message: then another (a reader lost with its node is noticed this
+soon, a room that does not exist said to be so)."""
 PULL_BATCH = 100
+"""The most messages a pull asks for (a flood is read this many at a time)."""
 SEND_SECONDS = 10.0
 UNGUARDED_AFTER = 3
 
