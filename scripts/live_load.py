@@ -158,7 +158,8 @@ class LeanRoom:
             headers["Nats-Expected-Last-Subject-Sequence"] = str(player.last_seq)
             self.started.setdefault(index, time.perf_counter())
             try:
-                ack = await js.publish(self.subject, self.data[index], timeout=2.0, headers=headers)
+                # 5 s for an answer: a relay short of CPU is not sent the same move again and again
+                ack = await js.publish(self.subject, self.data[index], timeout=5.0, headers=headers)
             except APIError as exc:
                 if exc.err_code == WRONG_LAST_SEQUENCE:
                     self.refused += 1  # stored meanwhile: an earlier attempt (its answer lost)?
