@@ -25,7 +25,9 @@ one needs.
 
 **The cluster** (``--kill``, one run per fault): checked players (ordered consumers whose idle
 heartbeat is ``--cluster-heartbeat``, two missed and one is made again on a live node), a node
-killed (SIGKILL) or put in lame-duck mode (SIGUSR2) halfway; how long until every game moved again.
+killed (SIGKILL) halfway or put in lame-duck mode (SIGUSR2) 5 s into a run of at least 40 s (it
+closes its clients over 30 s); how long until every game moved again, and each game's longest
+pause from the fault to the end of the run.
 
 Traffic is on 127.0.0.1 only; every run is bounded by ``--seconds`` plus the set-up, and the
 relays stop with the script. Figures go to standard output: this is a benchmark, never a test.
@@ -163,10 +165,11 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
     rng = random.Random(seed)
     await asyncio.gather(*(_play(p, until, random.Random(rng.random())) for p in pairs))
     cpu = time.process_time() - cpu
+    ended = time.time()
     await asyncio.sleep(5)  # what is in flight arrives
     out: dict = {"rooms": len(pairs), "failed_setup": rooms - len(pairs), "why": failures, "set_up": set_up,
                  "latencies": [], "moves": 0, "lost": 0, "doubled": 0, "errors": 0, "retries": 0, "resends": 0,
-                 "disagree": 0, "gaps": [], "start": start, "client_cpu": cpu}
+                 "disagree": 0, "gaps": [], "first": [], "start": start, "client_cpu": cpu}
     for pair in pairs:
         out["latencies"] += pair.latencies
         out["moves"] += len(pair.sent)
@@ -180,9 +183,12 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
                                                        and a.game.record() != b.game.record())
         killed = sync / "killed"
         if killed.exists():
+            # the room's longest pause from the fault to the end of the run (a move a second: 1 s
+            # without a fault), its first move after the fault included
             kill_time = float(killed.read_text())
-            after = [t for t in pair.moves_after if t >= kill_time]
-            out["gaps"].append(after[0] - kill_time if after else float("inf"))
+            times = [kill_time] + sorted(t for t in pair.moves_after if kill_time <= t <= ended) + [ended]
+            out["gaps"].append(max(b - a for a, b in zip(times, times[1:])))
+            out["first"].append(times[1] - kill_time if len(times) > 2 else float("inf"))
     for c in connections:
         await c.close()
     return out
@@ -251,7 +257,7 @@ def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, serv
     shutil.rmtree(sync, ignore_errors=True)
     cpu_after = [_cpu_seconds(s.process.pid) for s in servers if s.process]
     merged: dict = {"rooms": 0, "failed_setup": 0, "latencies": [], "moves": 0, "lost": 0, "doubled": 0,
-                    "errors": 0, "retries": 0, "resends": 0, "disagree": 0, "gaps": [], "set_up": 0.0,
+                    "errors": 0, "retries": 0, "resends": 0, "disagree": 0, "gaps": [], "first": [], "set_up": 0.0,
                     "why": {}, "client_cpu": 0.0}
     for r in results:
         for key in ("rooms", "failed_setup", "moves", "lost", "doubled", "errors", "retries", "resends",
@@ -259,6 +265,7 @@ def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, serv
             merged[key] += r[key]
         merged["latencies"] += r["latencies"]
         merged["gaps"] += r["gaps"]
+        merged["first"] += r["first"]
         merged["set_up"] = max(merged["set_up"], r["set_up"])
         merged["client_cpu"] += r["client_cpu"]
         for why, n in r["why"].items():
@@ -283,9 +290,11 @@ def report(title: str, r: dict, seconds: float) -> None:
     print(f"  CPU over the run       relay {r['server_cpu']:.1f} s, players {r['client_cpu']:.1f} s "
           f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     if r["gaps"]:
-        gaps = sorted(r["gaps"])
-        print(f"  after the kill         every game moved again within {gaps[-1]:.2f} s "
-              f"(p50 {_percentile(gaps, 50):.2f} s, p95 {_percentile(gaps, 95):.2f} s)")
+        gaps, first = sorted(r["gaps"]), sorted(r["first"])
+        print(f"  after the fault        every game moved again within {first[-1]:.2f} s "
+              f"(p50 {_percentile(first, 50):.2f} s, p95 {_percentile(first, 95):.2f} s); the longest pause "
+              f"of a game until the end: {gaps[-1]:.2f} s (p50 {_percentile(gaps, 50):.2f} s, "
+              f"p95 {_percentile(gaps, 95):.2f} s; 1 s a move)")
 
 
 async def _prepare(url: str, replicas: int) -> None:
@@ -408,14 +417,18 @@ def cluster(args: argparse.Namespace, tmp: Path, fault: str) -> None:
         if victim.name == meta:
             victim_role += " and the cluster's meta leader"
         print(f"\nthree nats-servers, the stream replicated on all three (R3), {args.cluster_rooms:,} rooms, "
-              f"{args.seconds:.0f} s; a node {'stopped in lame-duck mode' if graceful else 'killed'} mid-run: "
+              f"{max(args.seconds, 40.0) if graceful else args.seconds:.0f} s; a node "
+              f"{'put in lame-duck mode 5 s into the run' if graceful else 'killed mid-run'}: "
               f"{victim.name}, the stream's {victim_role} "
               f"(a third of the players are connected to it); consumers' heartbeat {args.cluster_heartbeat:g} s",
               flush=True)
-        r = run([n.url for n in nodes], args.cluster_rooms, args.seconds, args.procs, args.seed + 100, nodes,
-                args.cluster_heartbeat, kill_at=args.seconds / 2, kill=victim, graceful=graceful)
+        # lame-duck mode closes the node's clients over 30 s after a 1 s grace: the run lasts until then
+        kill_at = 5.0 if graceful else args.seconds / 2
+        seconds = max(args.seconds, 40.0) if graceful else args.seconds
+        r = run([n.url for n in nodes], args.cluster_rooms, seconds, args.procs, args.seed + 100, nodes,
+                args.cluster_heartbeat, kill_at=kill_at, kill=victim, graceful=graceful)
         report(f"cluster: {args.cluster_rooms:,} rooms, {victim.name} (the stream's {victim_role}) "
-               + ("stopped in lame-duck mode" if graceful else "killed"), r, args.seconds)
+               + ("stopped in lame-duck mode" if graceful else "killed"), r, seconds)
     finally:
         for node in nodes:
             node.stop()
