@@ -160,6 +160,7 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
     while not (sync / "go").exists():  # every worker's rooms start playing together
         await asyncio.sleep(0.05)
     start = time.perf_counter()
+    started_wall = time.time()
     cpu = time.process_time()
     until = start + seconds
     rng = random.Random(seed)
@@ -169,7 +170,8 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
     await asyncio.sleep(5)  # what is in flight arrives
     out: dict = {"rooms": len(pairs), "failed_setup": rooms - len(pairs), "why": failures, "set_up": set_up,
                  "latencies": [], "moves": 0, "lost": 0, "doubled": 0, "errors": 0, "retries": 0, "resends": 0,
-                 "disagree": 0, "gaps": [], "first": [], "start": start, "client_cpu": cpu}
+                 "disagree": 0, "gaps": [], "first": [], "before": [], "start": start,
+                 "client_cpu": cpu}
     for pair in pairs:
         out["latencies"] += pair.latencies
         out["moves"] += len(pair.sent)
@@ -189,6 +191,10 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
             times = [kill_time] + sorted(t for t in pair.moves_after if kill_time <= t <= ended) + [ended]
             out["gaps"].append(max(b - a for a, b in zip(times, times[1:])))
             out["first"].append(times[1] - kill_time if len(times) > 2 else float("inf"))
+            # the same before the fault, from 2 s into the run: what the machine's load alone costs
+            began = started_wall + 2.0
+            times = [began] + sorted(t for t in pair.moves_after if began <= t < kill_time) + [kill_time]
+            out["before"].append(max(b - a for a, b in zip(times, times[1:])))
     for c in connections:
         await c.close()
     return out
@@ -257,7 +263,8 @@ def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, serv
     shutil.rmtree(sync, ignore_errors=True)
     cpu_after = [_cpu_seconds(s.process.pid) for s in servers if s.process]
     merged: dict = {"rooms": 0, "failed_setup": 0, "latencies": [], "moves": 0, "lost": 0, "doubled": 0,
-                    "errors": 0, "retries": 0, "resends": 0, "disagree": 0, "gaps": [], "first": [], "set_up": 0.0,
+                    "errors": 0, "retries": 0, "resends": 0, "disagree": 0, "gaps": [], "first": [], "before": [],
+                    "set_up": 0.0,
                     "why": {}, "client_cpu": 0.0}
     for r in results:
         for key in ("rooms", "failed_setup", "moves", "lost", "doubled", "errors", "retries", "resends",
@@ -266,6 +273,7 @@ def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, serv
         merged["latencies"] += r["latencies"]
         merged["gaps"] += r["gaps"]
         merged["first"] += r["first"]
+        merged["before"] += r["before"]
         merged["set_up"] = max(merged["set_up"], r["set_up"])
         merged["client_cpu"] += r["client_cpu"]
         for why, n in r["why"].items():
@@ -295,6 +303,9 @@ def report(title: str, r: dict, seconds: float) -> None:
               f"(p50 {_percentile(first, 50):.2f} s, p95 {_percentile(first, 95):.2f} s); the longest pause "
               f"of a game until the end: {gaps[-1]:.2f} s (p50 {_percentile(gaps, 50):.2f} s, "
               f"p95 {_percentile(gaps, 95):.2f} s; 1 s a move)")
+        before = sorted(r["before"])
+        print(f"  before the fault       the longest pause of a game: {before[-1]:.2f} s (p50 "
+              f"{_percentile(before, 50):.2f} s, p95 {_percentile(before, 95):.2f} s: the machine's load alone)")
 
 
 async def _prepare(url: str, replicas: int) -> None:
