@@ -381,7 +381,7 @@ def report_lean(title: str, r: dict, seconds: float) -> None:
           f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     print(f"  waiting for a CPU      relay {r['server_wait'] / r['server_wall']:.2f} s a second, generator "
           f"{' + '.join(f'{w:.2f}' for w in r['proc_waits'])} s a second (runnable, not running: "
-          "the machine's other work)")
+          "the machine's other work; summed over threads)")
 
 
 def single(args: argparse.Namespace, tmp: Path) -> None:
