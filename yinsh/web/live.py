@@ -151,7 +151,7 @@ class LiveRoom:
             nats = await _import(self.scripts.get(NATS_URL, NATS_URL))
             self.nc = await nats.connect(to_js({
                 "servers": self.relay, "maxReconnectAttempts": -1, "reconnectTimeWait": 500,
-                "pingInterval": 3000, "maxPingOut": 2, "timeout": 4000}))
+                "pingInterval": 2000, "maxPingOut": 2, "timeout": 4000}))
             self.jetstream = self.nc.jetstream()
         except Exception as exc:
             warn(f"no relay at {self.relay}: {exc}")
