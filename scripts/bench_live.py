@@ -374,6 +374,10 @@ def report_lean(title: str, r: dict, seconds: float) -> None:
     print(f"  lost / doubled         {r['lost']} / {r['doubled']}   (folded bytes of no event: {r['unknown']})")
     print(f"  refused, sent again    {r['refused']} (expected sequence), {r['resends']} (no answer); "
           f"moves that failed {r['errors']}")
+    met = (r["moves"] >= 0.98 * r["rooms"] * seconds and _percentile(lat, 99) <= 100 and not r["lost"]
+           and not r["doubled"] and not r["failed_setup"])
+    print(f"  at this size           {'met' if met else 'NOT met'} (every room a move a second, p99 <= 100 ms, "
+          "0 lost or doubled)")
     relay = r["server_cpu"] / r["server_wall"]
     per_1000 = relay / (rate / 1000) if rate else float("nan")
     print(f"  CPU                    relay {relay:.2f} core ({per_1000:.2f} core per 1,000 moves/s); "
