@@ -125,7 +125,7 @@ class LeanRoom:
         self.latencies: list[float] = []
         self.doubled = 0
         self.unknown = 0  # folded bytes that are no event of this room (never expected here)
-        self.refused = 0  # wrong last sequence: the reader was behind (never expected alone)
+        self.refused = 0  # wrong last sequence: mostly a resend whose first attempt was stored
         self.resends = 0
         self.failed = 0
 
