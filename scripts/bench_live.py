@@ -1,28 +1,40 @@
 #!/usr/bin/env python3
 """Live rooms under load (``make bench-live``): rooms playing random legal games through the room
-protocol (yinsh.live.client, nats-py) on a local nats-server, then on a three-node cluster that
-loses a node mid-run; first, the page's own figures (scripts/bench_live_page.py: a move from a
-click on one page to drawn on the other, back in the seat after a reload, the bytes a hotseat
-game loads for live play).
+protocol (nats-py) on a local nats-server, then on a three-node cluster that loses a node mid-run;
+first, the page's own figures (scripts/bench_live_page.py: a move from a click on one page to
+drawn on the other, back in the seat after a reload, in a flooded room, the bytes a hotseat game
+loads for live play).
 
-Each room has two players, each with their own ordered consumer on the room, who sign every move
-(Ed25519), publish it guarded by the expected last subject sequence, and check every move they
-read with the rules before it counts. The player to move moves once a second (a game that ends
-is followed by a rematch). A move's latency is the time from the mover's ``move()`` call (the
-draft checked and signed included) to the opponent's room accepting it, both in one process, on
-one clock. A move is *lost* when its publish was acknowledged but the opponent never folded it,
-*doubled* when the opponent's room accepted it twice (or accepted two moves for one turn).
+**One relay** (``--rooms``, one run per size): each room has two players; the player to move
+publishes one event a second, guarded by the expected last subject sequence its own reader saw,
+and both players read every event back from the stream through their own consumer. By default
+the players are *lean* (scripts/live_load.py): the random legal games and every signed message
+are prepared before the clock starts (a signature covers the room, the room's version and the
+move, all known beforehand; the stream's sequences only go in headers), readers compare the
+bytes they fold with the room's script, and the processes (``--processes``, one per core by
+default) share a few connections each, one subscription per connection for all its players'
+consumers. ``--players checked`` plays through the reference client instead (yinsh.live.client:
+every move signed at the time and checked by both players with the rules and Ed25519, as pages
+do), which costs the generator several times the relay's CPU. A move's latency is the time from
+its publish to the opponent's reader folding it, both in one process, on one clock. A move is
+*lost* when its publish was acknowledged but the opponent never folded it, *doubled* when the
+opponent folded it twice. The report gives the relay's and the generator's CPU (and how long
+each waited for a CPU: on a shared machine, the other work), so a machine too small or too busy
+to drive the target says so in figures: the relay's core per 1,000 moves/s tells what a larger
+one needs.
 
-Rooms are spread over worker processes (``--procs``), each with a few connections. Each player
-reads through an ordered consumer, as a page does (idle heartbeat 5 s on one relay, 1 s on the
-cluster, where two missed make it again on a live node); ``--heartbeat 0`` gives them plain push
-consumers instead (nats-py runs two timers per ordered consumer in Python: thousands of
-wake-ups a second for a generator holding thousands of players). Traffic is
-on 127.0.0.1 only; every run is bounded by ``--seconds`` plus the set-up, and the relays stop
-with the script. Figures go to standard output: this is a benchmark, never a test.
+**The cluster** (``--kill``, one run per fault): checked players (ordered consumers whose idle
+heartbeat is ``--cluster-heartbeat``, two missed and one is made again on a live node), a node
+killed (SIGKILL) halfway or put in lame-duck mode (SIGUSR2) 5 s into a run of at least 40 s (it
+closes its clients over 30 s); how long until every game moved again, and each game's longest
+pause from the fault to the end of the run.
 
-    python scripts/bench_live.py                       # 2,000 rooms for 30 s, then the cluster run
-    python scripts/bench_live.py --rooms 500 --seconds 20 --skip-cluster
+Traffic is on 127.0.0.1 only; every run is bounded by ``--seconds`` plus the set-up, and the
+relays stop with the script. Figures go to standard output: this is a benchmark, never a test.
+
+    python scripts/bench_live.py                       # the page, 2,000 rooms for 30 s, the cluster's faults
+    python scripts/bench_live.py --skip-page --skip-cluster --rooms 500 1000 2000
+    python scripts/bench_live.py --skip-page --skip-single --kill leader leader-ldm
 """
 
 from __future__ import annotations
@@ -148,15 +160,18 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
     while not (sync / "go").exists():  # every worker's rooms start playing together
         await asyncio.sleep(0.05)
     start = time.perf_counter()
+    started_wall = time.time()
     cpu = time.process_time()
     until = start + seconds
     rng = random.Random(seed)
     await asyncio.gather(*(_play(p, until, random.Random(rng.random())) for p in pairs))
     cpu = time.process_time() - cpu
+    ended = time.time()
     await asyncio.sleep(5)  # what is in flight arrives
     out: dict = {"rooms": len(pairs), "failed_setup": rooms - len(pairs), "why": failures, "set_up": set_up,
                  "latencies": [], "moves": 0, "lost": 0, "doubled": 0, "errors": 0, "retries": 0, "resends": 0,
-                 "disagree": 0, "gaps": [], "start": start, "client_cpu": cpu}
+                 "disagree": 0, "gaps": [], "first": [], "before": [], "start": start,
+                 "client_cpu": cpu}
     for pair in pairs:
         out["latencies"] += pair.latencies
         out["moves"] += len(pair.sent)
@@ -170,9 +185,16 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
                                                        and a.game.record() != b.game.record())
         killed = sync / "killed"
         if killed.exists():
+            # the room's longest pause from the fault to the end of the run (a move a second: 1 s
+            # without a fault), its first move after the fault included
             kill_time = float(killed.read_text())
-            after = [t for t in pair.moves_after if t >= kill_time]
-            out["gaps"].append(after[0] - kill_time if after else float("inf"))
+            times = [kill_time] + sorted(t for t in pair.moves_after if kill_time <= t <= ended) + [ended]
+            out["gaps"].append(max(b - a for a, b in zip(times, times[1:])))
+            out["first"].append(times[1] - kill_time if len(times) > 2 else float("inf"))
+            # the same before the fault, from 2 s into the run: what the machine's load alone costs
+            began = started_wall + 2.0
+            times = [began] + sorted(t for t in pair.moves_after if began <= t < kill_time) + [kill_time]
+            out["before"].append(max(b - a for a, b in zip(times, times[1:])))
     for c in connections:
         await c.close()
     return out
@@ -199,10 +221,25 @@ def _cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
+def cpu_wait_seconds(pid: int) -> float:
+    """How long the threads of process ``pid`` have waited, runnable, for a CPU (Linux's
+    schedstat, summed over threads; NaN where there is none): a busy machine shows here."""
+    total = 0.0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[1]) / 1e9
+            except (OSError, IndexError, ValueError):
+                pass
+    except OSError:
+        return float("nan")
+    return total
+
+
 def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, servers: list[Relay], heartbeat: float,
-        kill_at: float | None = None, kill: Relay | None = None) -> dict:
+        kill_at: float | None = None, kill: Relay | None = None, graceful: bool = False) -> dict:
     """Play ``rooms`` rooms for ``seconds`` over ``procs`` processes; with ``kill_at``, ``kill``
-    the node that many seconds into the run."""
+    the node that many seconds into the run (SIGKILL; ``graceful``: lame-duck mode, SIGUSR2)."""
     share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
     deadline = seconds + 600
     sync = Path(tempfile.mkdtemp(prefix="yinsh-bench-live-sync-"))
@@ -216,13 +253,18 @@ def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, serv
         if kill_at is not None and kill is not None:
             time.sleep(kill_at)
             (sync / "killed").write_text(repr(time.time()))
-            kill.kill()
-            print(f"  {kill.name} killed {kill_at:.0f} s into the run", flush=True)
+            if graceful:
+                kill.lame_duck(wait=False)  # it exits once its clients are gone, 30 s later
+                print(f"  {kill.name} put in lame-duck mode {kill_at:.0f} s into the run", flush=True)
+            else:
+                kill.kill()
+                print(f"  {kill.name} killed {kill_at:.0f} s into the run", flush=True)
         results = pending.get(deadline + 60)
     shutil.rmtree(sync, ignore_errors=True)
     cpu_after = [_cpu_seconds(s.process.pid) for s in servers if s.process]
     merged: dict = {"rooms": 0, "failed_setup": 0, "latencies": [], "moves": 0, "lost": 0, "doubled": 0,
-                    "errors": 0, "retries": 0, "resends": 0, "disagree": 0, "gaps": [], "set_up": 0.0,
+                    "errors": 0, "retries": 0, "resends": 0, "disagree": 0, "gaps": [], "first": [], "before": [],
+                    "set_up": 0.0,
                     "why": {}, "client_cpu": 0.0}
     for r in results:
         for key in ("rooms", "failed_setup", "moves", "lost", "doubled", "errors", "retries", "resends",
@@ -230,6 +272,8 @@ def run(urls: list[str], rooms: int, seconds: float, procs: int, seed: int, serv
             merged[key] += r[key]
         merged["latencies"] += r["latencies"]
         merged["gaps"] += r["gaps"]
+        merged["first"] += r["first"]
+        merged["before"] += r["before"]
         merged["set_up"] = max(merged["set_up"], r["set_up"])
         merged["client_cpu"] += r["client_cpu"]
         for why, n in r["why"].items():
@@ -254,9 +298,14 @@ def report(title: str, r: dict, seconds: float) -> None:
     print(f"  CPU over the run       relay {r['server_cpu']:.1f} s, players {r['client_cpu']:.1f} s "
           f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     if r["gaps"]:
-        gaps = sorted(r["gaps"])
-        print(f"  after the kill         every game moved again within {gaps[-1]:.2f} s "
-              f"(p50 {_percentile(gaps, 50):.2f} s, p95 {_percentile(gaps, 95):.2f} s)")
+        gaps, first = sorted(r["gaps"]), sorted(r["first"])
+        print(f"  after the fault        every game moved again within {first[-1]:.2f} s "
+              f"(p50 {_percentile(first, 50):.2f} s, p95 {_percentile(first, 95):.2f} s); the longest pause "
+              f"of a game until the end: {gaps[-1]:.2f} s (p50 {_percentile(gaps, 50):.2f} s, "
+              f"p95 {_percentile(gaps, 95):.2f} s; 1 s a move)")
+        before = sorted(r["before"])
+        print(f"  before the fault       the longest pause of a game: {before[-1]:.2f} s (p50 "
+              f"{_percentile(before, 50):.2f} s, p95 {_percentile(before, 95):.2f} s: the machine's load alone)")
 
 
 async def _prepare(url: str, replicas: int) -> None:
@@ -265,22 +314,107 @@ async def _prepare(url: str, replicas: int) -> None:
     await nc.close()
 
 
+def _lean_worker(args: tuple) -> dict:
+    from live_load import worker_main
+
+    logging.getLogger("nats").setLevel(logging.CRITICAL)
+    url, rooms, seconds, seed, sync, conns, deadline = args
+    return asyncio.run(asyncio.wait_for(worker_main(url, rooms, seconds, seed, sync, conns), deadline))
+
+
+def run_lean(url: str, rooms: int, seconds: float, procs: int, seed: int, relay: Relay, connections: int) -> dict:
+    """Play ``rooms`` rooms for ``seconds`` with the lean generator (scripts/live_load.py) over
+    ``procs`` processes, which prepare their games and messages before the clock starts."""
+    share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
+    deadline = seconds + 900
+    sync = Path(tempfile.mkdtemp(prefix="yinsh-bench-live-sync-"))
+    jobs = [(url, n, seconds, seed + i, sync, connections, deadline) for i, n in enumerate(share) if n]
+    with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+        pending = pool.map_async(_lean_worker, jobs)
+        while not pending.ready() and len(list(sync.glob("ready-*"))) < len(jobs):
+            time.sleep(0.1)
+        pid = relay.process.pid if relay.process else -1
+        cpu_before, wait_before = _cpu_seconds(pid), cpu_wait_seconds(pid)
+        wall = time.perf_counter()
+        (sync / "go").touch()
+        time.sleep(seconds)
+        cpu_after, wait_after = _cpu_seconds(pid), cpu_wait_seconds(pid)
+        wall = time.perf_counter() - wall
+        results = pending.get(deadline + 60)
+    shutil.rmtree(sync, ignore_errors=True)
+    merged: dict = {"latencies": [], "why": {}, "procs": [], "proc_waits": []}
+    for r in results:
+        for key, value in r.items():
+            if isinstance(value, (int, float)) and key not in ("set_up", "prepare"):
+                merged[key] = merged.get(key, 0) + value
+        merged["latencies"] += r["latencies"]
+        merged["set_up"] = max(merged.get("set_up", 0.0), r["set_up"])
+        merged["prepare"] = max(merged.get("prepare", 0.0), r["prepare"])
+        merged["procs"].append(r["client_cpu"] / r["client_wall"])
+        merged["proc_waits"].append(r["client_wait"] / r["client_wall"])
+        for why, n in r["why"].items():
+            merged["why"][why] = merged["why"].get(why, 0) + n
+    merged["server_cpu"] = cpu_after - cpu_before
+    merged["server_wait"] = wait_after - wait_before
+    merged["server_wall"] = wall
+    return merged
+
+
+def report_lean(title: str, r: dict, seconds: float) -> None:
+    lat = [x * 1000 for x in r["latencies"]]
+    rate = r["moves"] / seconds
+    print(f"\n{title}")
+    print(f"  rooms playing          {r['rooms']:,} ({r['failed_setup']} failed to set up; games and messages "
+          f"prepared in {r['prepare']:.1f} s, rooms set up in {r['set_up']:.1f} s)")
+    for why, n in sorted(r["why"].items()):
+        print(f"  set-up failed          {n} × {why}")
+    print(f"  moves                  {r['moves']:,} in {seconds:.0f} s ({rate:,.0f}/s; target {r['rooms']:,}/s)")
+    print(f"  latency, ms            p50 {_percentile(lat, 50):.1f}  p95 {_percentile(lat, 95):.1f}  "
+          f"p99 {_percentile(lat, 99):.1f}  max {max(lat) if lat else float('nan'):.1f}   ({len(lat):,} moves)")
+    print(f"  lost / doubled         {r['lost']} / {r['doubled']}   (folded bytes of no event: {r['unknown']})")
+    print(f"  refused, sent again    {r['refused']} (expected sequence), {r['resends']} (no answer); "
+          f"moves that failed {r['errors']}")
+    met = (r["moves"] >= 0.98 * r["rooms"] * seconds and _percentile(lat, 99) <= 100 and not r["lost"]
+           and not r["doubled"] and not r["failed_setup"])
+    print(f"  at this size           {'met' if met else 'NOT met'} (every room a move a second, p99 <= 100 ms, "
+          "0 lost or doubled)")
+    relay = r["server_cpu"] / r["server_wall"]
+    per_1000 = relay / (rate / 1000) if rate else float("nan")
+    print(f"  CPU                    relay {relay:.2f} core ({per_1000:.2f} core per 1,000 moves/s); "
+          f"generator {' + '.join(f'{p:.2f}' for p in r['procs'])} core "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(f"  waiting for a CPU      relay {r['server_wait'] / r['server_wall']:.2f} s a second, generator "
+          f"{' + '.join(f'{w:.2f}' for w in r['proc_waits'])} s a second (runnable, not running: "
+          "the machine's other work; summed over threads)")
+
+
 def single(args: argparse.Namespace, tmp: Path) -> None:
-    relay = Relay(tmp / "single", port=free_port()).start()
-    try:
-        asyncio.run(_prepare(relay.url, 1))
-        print(f"one nats-server ({relay.binary.name}, file storage), {args.rooms:,} rooms, {args.seconds:.0f} s, "
-              f"{args.procs} client processes, " + (f"ordered consumers (heartbeat {args.heartbeat:g} s)"
-                                                      if args.heartbeat else "plain push consumers"), flush=True)
-        r = run([relay.url], args.rooms, args.seconds, args.procs, args.seed, [relay], args.heartbeat)
-        report(f"one relay: {args.rooms:,} rooms", r, args.seconds)
-    finally:
-        relay.stop()
+    for rooms in args.rooms:
+        relay = Relay(tmp / f"single{rooms}", port=free_port()).start()
+        try:
+            asyncio.run(_prepare(relay.url, 1))
+            if args.players == "lean":
+                print(f"\none nats-server ({relay.binary.name}, file storage), {rooms:,} rooms, {args.seconds:.0f} s, "
+                      f"{args.procs} generator processes × {args.connections} connections, lean players "
+                      f"(games and signed messages prepared before the run; plain push consumers)", flush=True)
+                r = run_lean(relay.url, rooms, args.seconds, args.procs, args.seed, relay, args.connections)
+                report_lean(f"one relay: {rooms:,} rooms", r, args.seconds)
+            else:
+                print(f"\none nats-server ({relay.binary.name}, file storage), {rooms:,} rooms, {args.seconds:.0f} s, "
+                      f"{args.procs} client processes, checked players (yinsh.live.client), "
+                      + (f"ordered consumers (heartbeat {args.heartbeat:g} s)" if args.heartbeat
+                         else "plain push consumers"), flush=True)
+                r = run([relay.url], rooms, args.seconds, args.procs, args.seed, [relay], args.heartbeat)
+                report(f"one relay: {rooms:,} rooms", r, args.seconds)
+        finally:
+            relay.stop()
 
 
-def cluster(args: argparse.Namespace, tmp: Path, victim_role: str) -> None:
+def cluster(args: argparse.Namespace, tmp: Path, fault: str) -> None:
+    victim_role = "leader" if fault.startswith("leader") else "follower"
+    graceful = fault.endswith("-ldm")
     ports = [free_port() for _ in range(3)]
-    nodes = [Relay(tmp / f"{victim_role}{i}", name=f"node{i}", cluster_port=ports[i],
+    nodes = [Relay(tmp / f"{fault}{i}", name=f"node{i}", cluster_port=ports[i],
                    routes=[p for j, p in enumerate(ports) if j != i]) for i in range(3)]
     try:
         for node in nodes:
@@ -289,21 +423,42 @@ def cluster(args: argparse.Namespace, tmp: Path, victim_role: str) -> None:
             node.wait_ready(60, jetstream=False)
         asyncio.run(_prepare(nodes[0].url, 3))
         leader = asyncio.run(_leader(nodes[0].url))
+        meta = _meta_leader(nodes[0])
         if victim_role == "leader":
             victim = next((n for n in nodes if n.name == leader), nodes[0])
-        else:
-            victim = next(n for n in nodes if n.name != leader)
+        else:  # a replica only: not the meta leader either (making consumers waits for it)
+            victim = next((n for n in nodes if n.name not in (leader, meta)),
+                          next(n for n in nodes if n.name != leader))
+        if victim.name == meta:
+            victim_role += " and the cluster's meta leader"
         print(f"\nthree nats-servers, the stream replicated on all three (R3), {args.cluster_rooms:,} rooms, "
-              f"{args.seconds:.0f} s; a node killed mid-run: {victim.name}, the stream's {victim_role} "
+              f"{max(args.seconds, 40.0) if graceful else args.seconds:.0f} s; a node "
+              f"{'put in lame-duck mode 5 s into the run' if graceful else 'killed mid-run'}: "
+              f"{victim.name}, the stream's {victim_role} "
               f"(a third of the players are connected to it); consumers' heartbeat {args.cluster_heartbeat:g} s",
               flush=True)
-        r = run([n.url for n in nodes], args.cluster_rooms, args.seconds, args.procs, args.seed + 100, nodes,
-                args.cluster_heartbeat, kill_at=args.seconds / 2, kill=victim)
-        report(f"cluster: {args.cluster_rooms:,} rooms, {victim.name} (the stream's {victim_role}) killed", r,
-               args.seconds)
+        # lame-duck mode closes the node's clients over 30 s after a 1 s grace: the run lasts until then
+        kill_at = 5.0 if graceful else args.seconds / 2
+        seconds = max(args.seconds, 40.0) if graceful else args.seconds
+        r = run([n.url for n in nodes], args.cluster_rooms, seconds, args.procs, args.seed + 100, nodes,
+                args.cluster_heartbeat, kill_at=kill_at, kill=victim, graceful=graceful)
+        report(f"cluster: {args.cluster_rooms:,} rooms, {victim.name} (the stream's {victim_role}) "
+               + ("stopped in lame-duck mode" if graceful else "killed"), r, seconds)
     finally:
         for node in nodes:
             node.stop()
+
+
+def _meta_leader(node: Relay) -> str | None:
+    """The node leading the cluster's JetStream meta group (which makes every consumer)."""
+    import json
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{node.http_port}/jsz", timeout=5) as answer:
+            return json.load(answer).get("meta_cluster", {}).get("leader")
+    except (OSError, ValueError):
+        return None
 
 
 async def _leader(url: str) -> str | None:
@@ -314,23 +469,36 @@ async def _leader(url: str) -> str | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rooms", type=int, default=2000, help="rooms on one relay (default 2,000)")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, nargs="+", default=[2000],
+                        help="rooms on one relay, one run per figure (default 2,000; e.g. --rooms 500 1000 2000)")
+    parser.add_argument("--players", choices=("lean", "checked"), default="lean",
+                        help="on one relay: lean players (scripts/live_load.py: games and signed messages prepared "
+                             "before the run, each reader checks the bytes it folds against the room's script; "
+                             "the default) or checked players (yinsh.live.client: rules and signatures checked "
+                             "per move, as pages do; the generator then needs several times the relay's CPU)")
+    parser.add_argument("--connections", type=int, default=4, help="lean players: connections per process")
     parser.add_argument("--cluster-rooms", type=int, default=300, help="rooms on the cluster (default 300)")
     parser.add_argument("--seconds", type=float, default=30, help="how long the rooms play (default 30)")
-    parser.add_argument("--procs", type=int, default=os.cpu_count() or 2, help="client processes")
+    parser.add_argument("--procs", "--processes", type=int, default=os.cpu_count() or 2,
+                        help="generator processes (default: one per core; on a machine with more cores, more)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--heartbeat", type=float, default=5.0,
                         help="on one relay: the players' ordered consumers' idle heartbeat, s (default 5, nats-py's); "
                              "0: plain push consumers, no timers in the load generator")
-    parser.add_argument("--cluster-heartbeat", type=float, default=1.0,
-                        help="on the cluster, s: two missed and a consumer is made again (how fast games go on)")
+    parser.add_argument("--cluster-heartbeat", type=float, default=0.5,
+                        help="on the cluster, s (default 0.5): the ordered consumers' idle heartbeat; two missed "
+                             "(its node died) and a consumer is made again on a live node")
     parser.add_argument("--skip-single", action="store_true")
     parser.add_argument("--skip-cluster", action="store_true")
     parser.add_argument("--skip-page", action="store_true",
                         help="skip the page's figures (scripts/bench_live_page.py: Chromium, two pages in a room)")
-    parser.add_argument("--kill", nargs="+", choices=("follower", "leader"), default=["follower", "leader"],
-                        help="which node of the cluster dies: one holding a replica, or the stream's leader")
+    parser.add_argument("--kill", nargs="+", choices=("follower", "leader", "leader-ldm"),
+                        default=["follower", "leader", "leader-ldm"],
+                        help="the cluster's faults, one run each: a node holding a replica killed (SIGKILL), the "
+                             "stream's leader killed (its followers wait out nats-server's election timeout, 4-9 s, "
+                             "before one takes over), the leader stopped as a planned restart should be "
+                             "(lame-duck mode, SIGUSR2: it hands its leadership over first)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="yinsh-bench-live-") as tmp:
         if not args.skip_page:

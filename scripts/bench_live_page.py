@@ -10,6 +10,9 @@ nats-server, on this machine:
   browser, on one clock (``performance.timeOrigin + performance.now()``).
 - **back in the seat after a reload**: a player reloads mid-game; the time from the page's
   ``yinsh:ready`` mark (interactive) to ``#board`` showing their seat and the whole game.
+- **a flooded room**: a hostile client stores ``--flood`` junk messages in the room (half not
+  JSON, half well-formed moves signed by a key that holds no seat, each a signature to verify);
+  the time from interactive to the seat and the whole game after a reload, as above.
 - **bytes a hotseat game loads for live play**: every response of a game at one device (two
   placements) whose URL is live play's (the room's modules, nats.js, the key helper, live.json).
 
@@ -75,7 +78,27 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def page_figures(plies: int = 30, reloads: int = 5, tmp: Path | None = None) -> None:
+def _flood(relay: Relay, room: str, count: int) -> None:
+    """A hostile client stores ``count`` junk messages in ``room``'s game subject."""
+    from yinsh.live.client import Keys
+    from yinsh.live.protocol import Draft, game_subject
+
+    async def run() -> None:
+        nc = await connect(relay.url)
+        js = nc.jetstream()
+        stranger = Keys()
+        for i in range(count):
+            if i % 2:
+                data = stranger.message(Draft(room, "move", 1000 + i, [("ply", i), ("move", "e4")]))
+            else:
+                data = b"junk %d" % i
+            await js.publish(game_subject(room), data)
+        await nc.close()
+
+    asyncio.run(run())
+
+
+def page_figures(plies: int = 30, reloads: int = 5, tmp: Path | None = None, flood: int = 500) -> None:
     from playwright.sync_api import sync_playwright
 
     folder = Path(tempfile.mkdtemp(prefix="yinsh-bench-page-")) if tmp is None else tmp
@@ -156,6 +179,18 @@ def page_figures(plies: int = 30, reloads: int = 5, tmp: Path | None = None) -> 
             print(f"page: back in the seat after a reload, the game whole ({reloads} reloads, ply {shown.ply}): "
                   f"median {statistics.median(seated):.0f} ms, max {max(seated):.0f} ms after interactive "
                   "(target <= 1.5 s)")
+            if flood:
+                room = link.split("live=")[1].split("&")[0]
+                worker = threading.Thread(target=_flood, args=(relay, room, flood))
+                worker.start()
+                worker.join()
+                flooded = []
+                for _ in range(reloads):
+                    ben.reload()
+                    flooded.append(float(ben.evaluate(SEATED, ["black", shown.record()])))
+                ben.evaluate(CLICKS)
+                print(f"page: the same after {flood} junk messages stored in the room ({reloads} reloads): "
+                      f"median {statistics.median(flooded):.0f} ms, max {max(flooded):.0f} ms after interactive")
             ana_context.close()
             ben_context.close()
             browser.close()
@@ -168,8 +203,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--plies", type=int, default=30, help="moves played by clicks (default 30)")
     parser.add_argument("--reloads", type=int, default=5)
+    parser.add_argument("--flood", type=int, default=500,
+                        help="junk messages a hostile client stores in the room before reloads (default 500; 0: none)")
     args = parser.parse_args()
-    page_figures(args.plies, args.reloads)
+    page_figures(args.plies, args.reloads, flood=args.flood)
 
 
 if __name__ == "__main__":

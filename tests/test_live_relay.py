@@ -320,6 +320,42 @@ def test_a_three_node_cluster_loses_a_node_mid_game(tmp_path):
             node.stop()
 
 
+def test_a_cluster_node_stopped_in_lame_duck_mode_hands_its_stream_over(tmp_path):
+    """A planned stop of the stream's leader (lame-duck mode): the game goes on through the other
+    nodes, nothing lost, and another node leads the stream."""
+    nodes = start_cluster(tmp_path)
+    try:
+        async def main():
+            urls = [node.url for node in nodes]
+            nc = await connect(urls[0])
+            await ensure_stream(nc, replicas=3)
+            await nc.close()
+            people = [await connect([urls[i]] + urls[:i] + urls[i + 1:]) for i in range(3)]
+            name = new_room_name()
+            ana, ben, watcher = [await opened(RoomClient(c, name)) for c in people]
+            await seat(ana, ben)
+            await ana.caught_up()
+            await ana.start()
+            await ben.wait_for(lambda room: room.phase == "playing")
+            rng = random.Random(17)
+            await play_moves([ana, ben], 10, rng)
+            leader = (await people[0].jetstream().stream_info(STREAM)).cluster.leader
+            victim = next(node for node in nodes if node.name == leader)
+            before = ana.room.game.record()
+            victim.lame_duck(wait=False)
+            await play_moves([ana, ben], 10, rng)
+            await watcher.wait_for(lambda room: room.version == ana.room.version, 20)
+            await ben.wait_for(lambda room: room.version == ana.room.version, 20)
+            assert _same_game(ana, ben, watcher).startswith(before) and ana.room.game.ply >= 20
+            now = (await people[[n.name for n in nodes].index(leader) - 1].jetstream().stream_info(STREAM)).cluster
+            assert now.leader not in (None, leader)
+            await close_all([ana, ben, watcher])
+        run(main(), 180)
+    finally:
+        for node in nodes:
+            node.kill()
+
+
 async def opened(client, timeout=30):
     """A client reading its room, once the cluster answers (a new replicated stream elects its
     leader, and a consumer made before that times out)."""

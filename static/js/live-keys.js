@@ -67,6 +67,12 @@ export async function verify(key, signature, text) {
   }
 }
 
+/** Whether each `[key, signature, text]` of `items` is `key`'s signature of `text`: an array of
+ * booleans, checked together (one answer to Python for a batch of messages). */
+export async function verifyAll(items) {
+  return Promise.all(Array.from(items, ([key, signature, text]) => verify(key, signature, text)));
+}
+
 /** 128 random bits in base64url (a room's name), or `bytes` of them. */
 export function randomName(bytes = 16) {
   return b64(crypto.getRandomValues(new Uint8Array(bytes)));
@@ -75,6 +81,18 @@ export function randomName(bytes = 16) {
 /** A stored message's bytes as text (UTF-8; anything else becomes U+FFFD and fails to decode). */
 export function text(data) {
   return new TextDecoder().decode(data);
+}
+
+/** The next stored messages of `consumer` (an ordered consumer), in the stream's order, as an
+ * array: one pull and one answer to Python for up to `max` of them. Ask for no more than are
+ * stored (the last message's `info.pending`): the pull then ends at once; with nothing stored
+ * it waits up to `expires` ms for one. An empty array: nothing came. */
+export async function pull(consumer, max, expires) {
+  const batch = [];
+  const messages = await consumer.fetch({ max_messages: max, expires, callback: (m) => { batch.push(m); } });
+  const error = await messages.iterClosed;
+  if (error && !batch.length) throw error;
+  return batch;
 }
 
 /** Sign `text` and publish the message at once, while the page draws the move: `head` is the

@@ -170,7 +170,8 @@ def test_a_room_link_with_a_bad_name_keeps_the_game(chromium_browser: Any, site_
 def _hostile(relay: Relay, room: str, illegal: str, replayed: bytes) -> None:
     """A client that knows the room's name stores what no page may show: junk, an oversized
     message, an unsigned one, a forged one (a seat's key, another's signature), a replay of a
-    real move, a move by a key without a seat, and an illegal move in a real seat's name."""
+    real move, a move by a key without a seat, an illegal move in a real seat's name, then a
+    flood of 300 more (junk, and moves signed by a key without a seat)."""
 
     async def run() -> None:
         nc = await connect(relay.url)
@@ -184,6 +185,9 @@ def _hostile(relay: Relay, room: str, illegal: str, replayed: bytes) -> None:
                     replayed, b"x" * 1900]
         forged = Draft(room, "move", 0, [("ply", 0), ("move", illegal)])
         messages.append(stranger.message(forged))
+        # a flood: the page reads it in batches (one pull and one signature check a batch)
+        messages += [b"junk %d" % i if i % 2 else
+                     stranger.message(Draft(room, "move", 100 + i, [("ply", i), ("move", "e4")])) for i in range(300)]
         for data in messages:
             await js.publish(subject, data)
         await js.publish(chat_subject(room), stranger.message(Draft(room, "chat", 1, [("text", "<b>x</b>" * 200)])))

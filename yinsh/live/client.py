@@ -132,10 +132,15 @@ def verify(message: Message, text: bytes) -> bool:
 
 
 async def connect(servers: str | list[str], **options: Any) -> NATS:
-    """A nats-py connection that keeps reconnecting (a relay restarting, a node dying)."""
+    """A nats-py connection that keeps reconnecting (a relay restarting, a node dying). A node
+    that dies without closing its connections (a host lost, a network cut) is noticed by pings:
+    one every 2 s, two unanswered and the client reconnects elsewhere (nats-py's default, one
+    every 2 minutes, would leave a player stuck that long)."""
     options.setdefault("max_reconnect_attempts", -1)
     options.setdefault("reconnect_time_wait", 0.2)
     options.setdefault("connect_timeout", 2)
+    options.setdefault("ping_interval", 2)
+    options.setdefault("max_outstanding_pings", 2)
     return await nats.connect(servers, **options)
 
 

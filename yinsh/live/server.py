@@ -90,6 +90,9 @@ def config_text(*, port: int, store_dir: Path, http_port: int, host: str = "127.
         origins = f", allowed_origins: {json.dumps(allowed_origins)}" if allowed_origins else ""
         lines.append(f"websocket {{ listen: {_q(f'{ws_host}:{ws_port}')}, no_tls: true{origins} }}")
     if cluster_port is not None:
+        # a planned stop (lame-duck mode, SIGUSR2) hands the node's stream leaderships over at once,
+        # then closes its clients over half a minute (nats-server's least): they reconnect to the others
+        lines.append('lame_duck_grace_period: "1s"\nlame_duck_duration: "30s"')
         route_list = json.dumps([f"nats://127.0.0.1:{p}" for p in routes or []])
         lines.append(f"cluster {{ name: \"yinsh\", listen: {_q(f'127.0.0.1:{cluster_port}')}, routes: {route_list} }}")
     if admin_password is not None:
@@ -182,6 +185,18 @@ class Relay:
     def kill(self) -> None:
         """End the server as a crash would (SIGKILL)."""
         self._end(signal.SIGKILL, 10.0)
+
+    def lame_duck(self, wait: bool = True, timeout: float = 60.0) -> None:
+        """End the server as a planned restart should (lame-duck mode, SIGUSR2, what ``nats-server
+        --signal ldm`` sends): it stops taking connections, hands the leadership of its streams
+        to other nodes of a cluster (SIGTERM does not: the others wait out an election timeout,
+        4 to 9 s in nats-server's raft), closes its clients over ``lame_duck_duration`` (30 s at
+        least), then exits; ``wait``: until it has."""
+        if not wait:
+            if self.process is not None and self.process.poll() is None:
+                self.process.send_signal(signal.SIGUSR2)
+            return
+        self._end(signal.SIGUSR2, timeout)
 
     def _end(self, how: int, timeout: float) -> None:
         if self.process is None:

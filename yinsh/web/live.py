@@ -31,6 +31,7 @@ from ..live.protocol import (
     MAX_NAME,
     STREAM,
     BadMessage,
+    Message,
     chat_subject,
     decode,
     game_subject,
@@ -50,7 +51,11 @@ NATS_URL = "./static/vendor/nats/nats.js"
 KEYS_URL = "./static/js/live-keys.js"
 NAME_KEY = "yinsh:live-name"
 HEARTBEAT_S = 5
-PULL_EXPIRES_MS = 5000
+PULL_EXPIRES_MS = 2000
+"""How long a pull waits for a message: then another (a reader lost with its node is noticed this
+soon, a room that does not exist said to be so)."""
+PULL_BATCH = 100
+"""The most messages a pull asks for (a flood is read this many at a time)."""
 SEND_SECONDS = 10.0
 UNGUARDED_AFTER = 3
 
@@ -146,7 +151,7 @@ class LiveRoom:
             nats = await _import(self.scripts.get(NATS_URL, NATS_URL))
             self.nc = await nats.connect(to_js({
                 "servers": self.relay, "maxReconnectAttempts": -1, "reconnectTimeWait": 500,
-                "pingInterval": 3000, "maxPingOut": 2, "timeout": 4000}))
+                "pingInterval": 2000, "maxPingOut": 2, "timeout": 4000}))
             self.jetstream = self.nc.jetstream()
         except Exception as exc:
             warn(f"no relay at {self.relay}: {exc}")
@@ -196,53 +201,78 @@ class LiveRoom:
     # ------------------------------------------------------------------ reading
 
     async def _read(self) -> None:
-        """Fold the room's messages in the stream's order, for as long as the page is open."""
+        """Fold the room's messages in the stream's order, for as long as the page is open.
+
+        A batch at a time (``pull`` of the key helper): as many as the last message said were
+        stored after it, up to :data:`PULL_BATCH`, their signatures checked together, so a room
+        holding a flood of junk is read a few pulls and awaits, not several a message; with
+        nothing stored, a pull waits for the next message. The page is drawn once a batch."""
         consumer = None
+        batch = 1
         while not self.closed:
             try:
                 if consumer is None:
                     consumer = await self.jetstream.consumers.get(STREAM, to_js({
                         "filterSubjects": [room_filter(self.name)], "opt_start_seq": self.last_seq + 1}))
-                msg = await consumer.next(to_js({"expires": PULL_EXPIRES_MS}))
+                    batch = 1
+                msgs = await self.keys.pull(consumer, batch, PULL_EXPIRES_MS)
             except Exception:  # the relay gone or restarted: a new consumer from the last sequence folded
                 consumer = None
                 await asyncio.sleep(0.5)
                 continue
-            if msg is None or is_none(msg):  # nothing more stored: what the relay keeps is read
+            count = int(msgs.length)
+            if count == 0:  # nothing more stored: what the relay keeps is read
+                batch = 1
                 if not self.read_all and self.create is None:
                     self.read_all = True
                     self.app.refresh()
                 continue
+            batch = max(1, min(PULL_BATCH, int(msgs[count - 1].info.pending)))
             try:
-                changed = await self._fold(msg)
+                changed = await self._fold([msgs[i] for i in range(count)])
             except Exception as exc:
-                warn("a message could not be read", exc)
+                warn("messages could not be read", exc)
                 changed = False
             if changed:
                 self.changed()
 
-    async def _fold(self, msg) -> bool:
-        """Fold one stored message; whether the room changed (an event or a chat line counted)."""
-        seq = int(msg.seq)
-        if seq <= self.last_seq:
-            return False
-        self.last_seq = seq
-        kind = subject_kind(self.name, str(msg.subject))
-        if kind is None:
-            return False
-        data = msg.data
-        if int(data.length) > MAX_MESSAGE_BYTES:
-            self.room.junk(kind, seq, "oversized")
-            return False
-        try:
-            message = decode(str(self.keys.text(data)).encode("utf-8"))
-        except BadMessage as exc:
-            self.room.junk(kind, seq, exc.reason)
-            return False
-        verified = bool(await self.keys.verify(message.key, message.signature,
-                                               message.text(self.name).decode("utf-8")))
-        time_ms = int(float(msg.info.timestampNanos) / 1e6)
-        return self.room.apply(kind, seq, time_ms, message, verified) is not None
+    async def _fold(self, msgs: list) -> bool:
+        """Fold stored messages, in order; whether the room changed (an event or a chat line
+        counted). Their signatures are checked together, one crossing to JavaScript a batch."""
+        read: list[tuple[int, str, int, Message | str]] = []  # (sequence, kind, time, message or why junk)
+        for msg in msgs:
+            seq = int(msg.seq)
+            if seq <= self.last_seq:
+                continue
+            self.last_seq = seq
+            kind = subject_kind(self.name, str(msg.subject))
+            if kind is None:
+                continue
+            data = msg.data
+            if int(data.length) > MAX_MESSAGE_BYTES:
+                read.append((seq, kind, 0, "oversized"))
+                continue
+            try:
+                message = decode(str(self.keys.text(data)).encode("utf-8"))
+            except BadMessage as exc:
+                read.append((seq, kind, 0, exc.reason))
+                continue
+            read.append((seq, kind, int(float(msg.info.timestampNanos) / 1e6), message))
+        checks = []
+        for _, _, _, item in read:
+            if not isinstance(item, str):
+                checks.append([item.key, item.signature, item.text(self.name).decode("utf-8")])
+        verdicts: Any = await self.keys.verifyAll(to_js(checks)) if checks else None
+        changed = False
+        i = 0
+        for seq, kind, time_ms, item in read:
+            if isinstance(item, str):
+                self.room.junk(kind, seq, item)
+                continue
+            verified = bool(verdicts[i])
+            i += 1
+            changed = self.room.apply(kind, seq, time_ms, item, verified) is not None or changed
+        return changed
 
     def changed(self) -> None:
         """The room changed: the session follows, the page is drawn."""
