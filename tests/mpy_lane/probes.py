@@ -23,7 +23,7 @@ from yinsh.page.guide import guide_line
 from yinsh.page.history import History
 from yinsh.page.links import game_url, open_page, opponent_url
 from yinsh.page.prefs import THEMES, applied_theme, guide_on, sound_on, theme_choice, welcome_choice, welcome_due
-from yinsh.page.preview import preview, row_at
+from yinsh.page.preview import preview, preview_note, row_at
 from yinsh.page.records import export_record, import_error_message, list_import, read_import, record_title
 from yinsh.page.rules_panel import rules_html
 from yinsh.page.saved import SavedGameError, saved_from_json, saved_to_json
@@ -359,7 +359,7 @@ def previews(text, first, last):
             for target in sorted(turn.destinations):
                 shown = preview(turn, target)
                 out.append([point_name(source), point_name(target), [point_name(p) for p in shown.flips],
-                            list(shown.rows), shown.note])
+                            list(shown.rows), preview_note(turn, shown)])
             turn.reset()
         for step in decisions_of(move):
             if turn.phase in ("remove-row", "remove-ring"):
@@ -390,8 +390,8 @@ def _shown(session):
             None if s.review is None else [s.review.at, s.review.count, s.review.first_number, s.review.label,
                                            s.review.values],
             s.motion.animate, len(s.motion.frames), board_svg(s.board), list(s.motion.sounds),
-            s.preview_note, None if s.preview is None else [s.preview.ring, list(s.preview.flips),
-                                                            list(s.preview.rows), s.preview.row]]
+            s.preview_note, None if s.board.preview is None else [s.board.preview.ring, list(s.board.preview.flips),
+                                                                  list(s.board.preview.rows), s.board.preview.row]]
 
 
 def placements(codes, seeds):

@@ -60,7 +60,7 @@ def clicks(codes, repeat):
     from yinsh.page.session import Session
     from yinsh.page.settings import Settings
     from yinsh.page.status import status
-    from yinsh.render import board_svg, preview_svg
+    from yinsh.render import board_svg, preview_layer
     from yinsh.state import legal_moves
     from yinsh.turn import Turn
 
@@ -106,7 +106,7 @@ def clicks(codes, repeat):
         def hover(page=page, target=target):
             page.point_to(target)
             shown = status(page)
-            preview_svg(shown.board.position, **shown.preview.board())
+            preview_layer(shown.board)
 
         out.append({
             "hover": _best(hover, repeat),

@@ -21,15 +21,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ..compat import bit_count
+from ..compat import bit_count, capitalize
+from ..game import COLORS
 from ..move import row_name
 from ..state import RINGS_PER_PLAYER, WHITE
 from ..turn import Phase
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..turn import Turn
 
-__all__ = ["MOUSE", "TOUCH", "INPUT_MODES", "detail", "several_rows", "plural", "shorten"]
+__all__ = ["MOUSE", "TOUCH", "INPUT_MODES", "detail", "several_rows", "rows_note", "plural", "shorten"]
 
 MOUSE: Final = "mouse"
 """A mouse or a pen, and the keyboard: the words name the click and the keys."""
@@ -71,6 +74,25 @@ def detail(turn: Turn, mode: str = MOUSE) -> str:
 def several_rows(where: str, mode: str = MOUSE) -> str:
     """Why a click on a point several candidate rows run through chose none of them."""
     return f"Several rows run through {where}: {_PICK_ROW[mode]} the row itself"
+
+
+def rows_note(made: Sequence[tuple[str, int]]) -> str:
+    """What the prompt says beside a previewed move that makes rows, given as (colour, window):
+    ``'Makes a row for White (e3-e7)'``, ``'Makes rows for White (…) and Black (…)'``; ``""``
+    for none.
+
+    >>> from yinsh.move import parse_row
+    >>> rows_note([("white", parse_row("e3", "e7")), ("black", parse_row("c5", "g5"))])
+    'Makes rows for White (e3-e7) and Black (c5-g5)'
+    """
+    if not made:
+        return ""
+    parts = []
+    for color in COLORS:
+        names = [row_name(w) for c, w in made if c == color]
+        if names:
+            parts.append(f"{capitalize(color)} ({', '.join(names)})")
+    return ("Makes a row for " if len(made) == 1 else "Makes rows for ") + " and ".join(parts)
 
 
 def plural(count: int, word: str) -> str:
