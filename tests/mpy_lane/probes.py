@@ -32,7 +32,7 @@ from yinsh.page.settings import Settings, settings_from_json, settings_to_json
 from yinsh.page.sounds import move_cues, schedule
 from yinsh.page.status import status
 from yinsh.page.urls import read_params
-from yinsh.page.words import TOUCH, detail
+from yinsh.page.words import TOUCH, detail, prompt
 from yinsh.position import decode_position, encode_position
 from yinsh.record import read_record, read_records
 from yinsh.render import board_svg, nearest_point, point_xy, ring_icon_svg
@@ -138,7 +138,7 @@ def errors(cases):
 
 def _turn_facts(turn):
     options = sorted([d.kind, d.value] for d in turn.options)
-    return [str(turn.phase), turn.prompt, detail(turn), detail(turn, TOUCH), options, sorted(turn.clickable_points),
+    return [str(turn.phase), prompt(turn), detail(turn), detail(turn, TOUCH), options, sorted(turn.clickable_points),
             list(turn.candidate_rows), sorted(turn.destinations), sorted(turn.movable_rings),
             turn.rows_pending_for, repr(turn)]
 
@@ -259,8 +259,8 @@ def access(text, first, last):
             turn = Turn(replay)
             labels = point_labels(turn)
             keys = [row_for_key(turn, p) for p in POINTS]
-            out.append([[labels[p] for p in POINTS], keys, spoken_prompt(turn.prompt, turn),
-                        announcer.update(replay, turn.prompt), guide_line(turn)])
+            out.append([[labels[p] for p in POINTS], keys, spoken_prompt(prompt(turn), turn),
+                        announcer.update(replay, prompt(turn)), guide_line(turn)])
         replay.play(move)
     out.append(announcer.update(replay, "over"))
     return out

@@ -19,7 +19,8 @@ of the computer carries the generation it was asked for and is dropped (counted 
 ('1.e3', ['move'])
 >>> request = session.computer.requests()[0]
 >>> session.computer.receive_move(request, '{"ok": true, "move": "a5"}')
->>> session.game.record(), session.turn.prompt
+>>> from yinsh.page.words import prompt
+>>> session.game.record(), prompt(session.turn)
 ('1.e3 2.a5', 'White: place a ring on an empty point')
 """
 

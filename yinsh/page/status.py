@@ -26,7 +26,7 @@ from .links import from_the_start, opponent_link_use
 from .preview import Preview, preview, preview_note
 from .session import NAMES, NOTICES_KEPT, Motion, Session
 from .settings import REMOTE, player_label
-from .words import detail, plural
+from .words import detail, plural, prompt
 
 __all__ = ["Status", "PlayerStatus", "ReviewStatus", "status", "POOL_WARNING"]
 
@@ -202,8 +202,8 @@ def prompt_lines(session: Session) -> tuple[str, str]:
                    else "The board stays yours to look at; Undo takes back your last move.")
         return f"{session.name_of(mover)} is thinking…", waiting
     if session.computer.suggesting and session.computer.waits_for_worker():
-        return turn.prompt, "The computer is getting ready: the hint comes as soon as it is up."
-    return turn.prompt, detail(turn, session.input_mode)
+        return prompt(turn), "The computer is getting ready: the hint comes as soon as it is up."
+    return prompt(turn), detail(turn, session.input_mode)
 
 def ai_state(session: Session) -> str:
     """``starting`` while a question waits for the worker, ``thinking`` while the computer

@@ -9,6 +9,8 @@ key). No sentence is rewritten from another: each mode has its own.
 >>> from yinsh.game import Game
 >>> from yinsh.turn import Turn
 >>> turn = Turn(Game.from_record("1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8"))
+>>> prompt(turn)
+'White: choose a ring to move'
 >>> detail(turn, MOUSE)
 'Select one of your rings (click, tap or Enter), or drag it to where it goes.'
 >>> detail(turn, TOUCH)
@@ -21,18 +23,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from ..board import point_name
 from ..compat import bit_count, capitalize
 from ..game import COLORS
 from ..move import row_name
 from ..state import RINGS_PER_PLAYER, WHITE
-from ..turn import Phase
+from ..turn import Phase, result_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..turn import Turn
 
-__all__ = ["MOUSE", "TOUCH", "INPUT_MODES", "detail", "several_rows", "rows_note", "plural", "shorten"]
+__all__ = ["MOUSE", "TOUCH", "INPUT_MODES", "prompt", "detail", "several_rows", "rows_note", "plural", "shorten"]
 
 MOUSE: Final = "mouse"
 """A mouse or a pen, and the keyboard: the words name the click and the keys."""
@@ -49,6 +52,25 @@ _ACT: Final = {  # (phase, mode) → what to do, in the words of that input
 }
 _CHOOSE_ROW: Final = {MOUSE: "select", TOUCH: "tap"}
 _PICK_ROW: Final = {MOUSE: "click", TOUCH: "tap"}
+
+
+def prompt(turn: Turn) -> str:
+    """What the player must do now, in a line: ``'White: choose a ring to move'`` (the same in
+    every input mode; :func:`detail` says how). Once the game is over, its result."""
+    name, phase = turn.name, turn.phase
+    if phase is Phase.PLACE_RING:
+        return f"{name}: place a ring on an empty point"
+    if phase is Phase.PICK_RING:
+        return f"{name}: choose a ring to move"
+    if phase is Phase.MOVE_RING:
+        return f"{name}: choose where the ring on {point_name(turn.selected_ring)} goes"  # type: ignore[arg-type]
+    if phase is Phase.REMOVE_ROW:
+        return f"{name}: choose a row to remove"
+    if phase is Phase.REMOVE_RING:
+        return f"{name}: choose one of your rings to remove"
+    if phase is Phase.DONE:
+        return f"{name}: {'passes' if turn.passed else 'move complete'}"
+    return result_text(turn.game) or "The game is over"
 
 
 def detail(turn: Turn, mode: str = MOUSE) -> str:
