@@ -22,6 +22,7 @@ from yinsh.page.preview import Preview, preview, preview_note, row_at
 from yinsh.page.session import Session
 from yinsh.page.settings import Settings
 from yinsh.page.status import status
+from yinsh.page.words import TOUCH
 from yinsh.playout import random_positions
 from yinsh.render import Picture, board_svg, point_xy, preview_layer
 from yinsh.state import make_state, rows
@@ -206,7 +207,7 @@ class TestSession:
     def test_touch_words(self):
         session = self.session(NOTATION_EXAMPLE)
         assert "click, tap or Enter" in status(session).detail
-        session.touch = True
+        session.set_input_mode(TOUCH)
         assert status(session).detail == "Tap one of your rings, or drag it to where it goes."
         session.click_point(P("h7"))
         assert "Escape" not in status(session).detail and "Tap" in status(session).detail

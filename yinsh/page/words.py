@@ -2,9 +2,12 @@
 count or shortens a message (browser-free).
 
 The rules layer says what a turn needs (:class:`~yinsh.turn.Turn`: its phase, its rings,
-rows and points); the page words it here, once per input mode: :data:`MOUSE` (a mouse, the
-keyboard too: the words name both) or :data:`TOUCH` (a touch screen with no mouse: "tap", no
-key). No sentence is rewritten from another: each mode has its own.
+rows and points); the page words it here: the prompt (:func:`prompt`, the same for every
+input) and how to act (:func:`detail`), once per input mode — :data:`MOUSE` (a mouse or a pen:
+the words name the click, and the keys too), :data:`TOUCH` (a touch screen with no mouse:
+"tap", no key) or :data:`KEYBOARD` (the keyboard was used last: the arrow keys, Enter,
+Escape; the keys of :mod:`yinsh.web.controls`). No sentence is rewritten from another: each
+mode has its own. The session keeps the mode (:meth:`~yinsh.page.session.Session.set_input_mode`).
 
 >>> from yinsh.game import Game
 >>> from yinsh.turn import Turn
@@ -15,6 +18,8 @@ key). No sentence is rewritten from another: each mode has its own.
 'Select one of your rings (click, tap or Enter), or drag it to where it goes.'
 >>> detail(turn, TOUCH)
 'Tap one of your rings, or drag it to where it goes.'
+>>> detail(turn, KEYBOARD)
+'Move to one of your rings with the arrow keys and press Enter (Tab leaves the board).'
 >>> plural(1, "marker"), plural(3, "marker"), shorten("x" * 300, 10)
 ('1 marker', '3 markers', 'xxxxxxxxx…')
 """
@@ -35,13 +40,17 @@ if TYPE_CHECKING:
 
     from ..turn import Turn
 
-__all__ = ["MOUSE", "TOUCH", "INPUT_MODES", "prompt", "detail", "several_rows", "rows_note", "plural", "shorten"]
+__all__ = ["MOUSE", "TOUCH", "KEYBOARD", "INPUT_MODES", "prompt", "detail", "several_rows", "rows_note", "plural",
+           "shorten"]
 
 MOUSE: Final = "mouse"
 """A mouse or a pen, and the keyboard: the words name the click and the keys."""
 TOUCH: Final = "touch"
 """A touch screen with no mouse: the words say "tap" and name no key."""
-INPUT_MODES: Final = (MOUSE, TOUCH)
+KEYBOARD: Final = "keyboard"
+"""The keyboard, used last: the words name the keys only (arrows and Tab to move, Enter to
+choose, Escape to cancel)."""
+INPUT_MODES: Final = (MOUSE, TOUCH, KEYBOARD)
 
 _ACT: Final = {  # (phase, mode) → what to do, in the words of that input
     (Phase.PICK_RING, MOUSE): "Select one of your rings (click, tap or Enter), or drag it to where it goes.",
@@ -49,9 +58,16 @@ _ACT: Final = {  # (phase, mode) → what to do, in the words of that input
     (Phase.MOVE_RING, MOUSE): "Select a lit point, or drag the ring there. Select the ring again or press Escape "
                               "to cancel.",
     (Phase.MOVE_RING, TOUCH): "Tap a lit point, or drag the ring there. Tap the ring again to cancel.",
+    (Phase.PICK_RING, KEYBOARD): "Move to one of your rings with the arrow keys and press Enter (Tab leaves the "
+                                 "board).",
+    (Phase.MOVE_RING, KEYBOARD): "Move to a lit point with the arrow keys and press Enter. Press Escape to cancel.",
 }
-_CHOOSE_ROW: Final = {MOUSE: "select", TOUCH: "tap"}
-_PICK_ROW: Final = {MOUSE: "click", TOUCH: "tap"}
+_CHOOSE_ROW: Final = {MOUSE: "select", TOUCH: "tap", KEYBOARD: "press Enter on"}
+_PICK_ROW: Final = {  # a point several candidate rows run through: how to reach one of them
+    MOUSE: "click the row itself",
+    TOUCH: "tap the row itself",
+    KEYBOARD: "press Enter on it again for the next row, or Tab to the row buttons",
+}
 
 
 def prompt(turn: Turn) -> str:
@@ -95,7 +111,7 @@ def detail(turn: Turn, mode: str = MOUSE) -> str:
 
 def several_rows(where: str, mode: str = MOUSE) -> str:
     """Why a click on a point several candidate rows run through chose none of them."""
-    return f"Several rows run through {where}: {_PICK_ROW[mode]} the row itself"
+    return f"Several rows run through {where}: {_PICK_ROW[mode]}"
 
 
 def rows_note(made: Sequence[tuple[str, int]]) -> str:
