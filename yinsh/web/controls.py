@@ -60,7 +60,7 @@ class BoardInput:
         self.board = view.board
         self.drag: dict | None = None
         self.suppress_click = False
-        self.pointer_mode = TOUCH if window.matchMedia(TOUCH_ONLY).matches else MOUSE
+        self.pointer_mode = TOUCH if bool(window.matchMedia(TOUCH_ONLY).matches) else MOUSE
         """The input mode of a press on the board: touch on a touch screen with no mouse."""
         session.set_input_mode(self.pointer_mode)
 
