@@ -151,3 +151,36 @@ def choices(turn) -> dict:
     return {"destinations": turn.destinations, "rows": turn.candidate_rows, "selected_row": turn.selected_row,
             "selected_ring": turn.selected_ring, "removable": turn.removable_rings, "movable": turn.movable_rings,
             "clickable": turn.clickable_points}
+
+
+# --------------------------------------------------------------------------- the page's session and its computer
+
+
+def answer(session, request) -> None:
+    """Answer ``request`` of a page's :class:`~yinsh.page.session.Session` as the worker would
+    (the client's part, without a browser): the real worker module, called in-process."""
+    from yinsh.web import worker
+
+    if request.kind == "evaluate":
+        session.computer.receive_values(request, worker.evaluate(request.text))
+    elif request.kind == "hint":
+        session.computer.receive_hint(request, worker.think(request.text, request.level, request.seed))
+    else:
+        session.computer.receive_move(request, worker.think(request.text, request.level, request.seed))
+
+
+def play_by_clicks(session, move) -> None:
+    """The decisions a person makes for ``move``, as clicks on a session's points and rows."""
+    from yinsh.turn import decisions_of
+
+    for decision in decisions_of(move):
+        if decision.kind == "row":
+            session.click_row(decision.value)
+        elif decision.kind != "pass":
+            session.click_point(decision.value)
+
+
+def ready(session):
+    """``session`` with its computer's worker up."""
+    session.computer.set_state("ready")
+    return session

@@ -15,6 +15,7 @@ from yinsh.page.records import export_tags, record_title
 from yinsh.page.session import Session
 from yinsh.page.settings import Settings
 from yinsh.page.status import status
+from yinsh.page.words import prompt
 from yinsh.record import read_record
 from yinsh.turn import Turn, result_text
 
@@ -52,7 +53,7 @@ def test_a_finished_game_and_every_place_that_tells_its_end(record):
     assert done.termination in TERMINATIONS and done.termination == game.termination
     assert done.result == game.result == record.tags["Result"]
     assert done.score == game.score and done.rings_to_win == game.state.rings_to_win
-    assert result_text(game) == done.text() == Turn(game).prompt
+    assert result_text(game) == done.text() == prompt(Turn(game))
     assert result_announcement(game) == done.text(short=True)
     tags = export_tags(game, Settings(), datetime.date(2026, 11, 29))
     assert (tags["Result"], tags["Termination"]) == (done.result, done.termination)

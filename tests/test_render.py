@@ -157,19 +157,6 @@ class TestPieces:
 
         assert whites == {point_name(p) for p in points_of(self.s.white_markers)}
 
-    def test_light_and_dark_palettes(self):
-        assert "@media (prefers-color-scheme:dark)" in BOARD_CSS
-        for name in ("board", "line", "white", "black", "accent", "row"):
-            assert f"var(--yinsh-{name}," in BOARD_CSS  # a theme may override each colour
-        assert "prefers-reduced-motion" in BOARD_CSS
-
-    def test_the_stylesheet_lists_every_palette_entry(self):
-        from yinsh.render import _ENTRY_ORDER, _THEME_ORDER, PALETTES
-
-        assert set(_THEME_ORDER) == set(PALETTES)
-        for theme in _THEME_ORDER:
-            assert set(PALETTES[theme]) == set(_ENTRY_ORDER), theme
-
     def test_ring_icon(self):
         root = parse(ring_icon_svg("black", filled=False))
         assert "empty" in root.get("class")

@@ -13,6 +13,7 @@ from yinsh.board import POINTS, WINDOWS, parse_point, point_name, points_of
 from yinsh.errors import IllegalMoveError
 from yinsh.game import Game
 from yinsh.move import Move, parse_row, row_name
+from yinsh.page.words import prompt
 from yinsh.record import read_records
 from yinsh.state import WHITE, after_ring_move, make_state
 from yinsh.turn import Decision, Phase, Turn, decisions_of, result_text
@@ -90,11 +91,11 @@ class TestRecordedGames:
         turn.click_point(P("f9"))
         assert turn.phase is Phase.REMOVE_ROW
         assert [row_name(w) for w in turn.candidate_rows] == ["f3-f7", "f4-f8"]
-        assert turn.prompt == "Black: choose a row to remove"
+        assert prompt(turn) == "Black: choose a row to remove"
         assert turn.rows_pending_for == "own"
         assert turn.click_row(R("f4-f8")) is None
         assert turn.phase is Phase.REMOVE_RING
-        assert turn.prompt == "Black: choose one of your rings to remove"
+        assert prompt(turn) == "Black: choose one of your rings to remove"
         assert turn.removable_rings == frozenset(points_of(turn.state.black_rings))
         assert P("f9") in turn.removable_rings  # the ring that made the row may go too
         # the other window stays clickable: choosing it switches the row
@@ -181,12 +182,12 @@ class TestRowsOfBothPlayers:
         game.play(turn.move)
         assert game.pending_rows() == ["b3-f3"]
         black = Turn(game)
-        assert black.prompt == "Black: choose one of your rings to remove"
+        assert prompt(black) == "Black: choose one of your rings to remove"
         assert black.rows_pending_for == "opponent"
         assert black.candidate_rows == (R("b3-f3"),)
         assert black.click_point(P("j6")) is None
         assert black.phase is Phase.PICK_RING  # then Black moves
-        assert black.prompt == "Black: choose a ring to move"
+        assert prompt(black) == "Black: choose a ring to move"
         assert black.removals == ((R("b3-f3"), P("j6")),)
 
     def test_without_auto_row_every_row_is_clicked(self):
@@ -195,7 +196,7 @@ class TestRowsOfBothPlayers:
         turn.click_point(P("d1"))
         turn.click_point(P("d7"))
         assert turn.phase is Phase.REMOVE_ROW and turn.candidate_rows == (R("b5-f5"),)
-        assert turn.prompt == "White: choose a row to remove"
+        assert prompt(turn) == "White: choose a row to remove"
         turn.click_row(R("b5-f5"))
         assert turn.cancel() and turn.phase is Phase.REMOVE_ROW
 
@@ -373,14 +374,14 @@ class TestPickingAndCancelling:
 
     def test_placement(self):
         turn = Turn(Game())
-        assert turn.prompt == "White: place a ring on an empty point"
+        assert prompt(turn) == "White: place a ring on an empty point"
         assert turn.clickable_points == frozenset(POINTS)
         turn.click_point(P("e5"))
         assert turn.move == Move("place", None, P("e5"))
         game = Game()
         game.play("e5")
         turn = Turn(game)
-        assert turn.prompt == "Black: place a ring on an empty point"
+        assert prompt(turn) == "Black: place a ring on an empty point"
         assert "already holds a ring" in turn.click_point(P("e5"))
         assert P("e5") not in turn.clickable_points
 

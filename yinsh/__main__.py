@@ -69,6 +69,13 @@ def _shown(text: str) -> str:
     (escape sequences, a carriage return, bidirectional overrides) and undecodable bytes
     written as ``\\x1b``, ``\\u202e``…, so that a tag cannot move the cursor or forge a line.
 
+    Not :func:`yinsh.scan.visible`, the page's rule, on purpose: that one must run on
+    MicroPython, which has neither ``str.isprintable`` nor :mod:`unicodedata`, so it escapes a
+    fixed list of characters. The command line runs on CPython only and asks Unicode itself:
+    every character that is not printable (controls, format characters, surrogates, private
+    use, unassigned code points, line and paragraph separators; spaces of every width are kept)
+    is escaped, in Python's own notation, as a terminal user reads it.
+
     >>> _shown("Ann\\x1b[2J\\nB: 1-0\\u202e")
     'Ann\\\\x1b[2J\\\\nB: 1-0\\\\u202e'
     """

@@ -1,4 +1,4 @@
-"""Drawing a position as SVG: a pure function from a game state (plus highlights) to text.
+"""Drawing a position as SVG: a pure function from a :class:`~yinsh.picture.Picture` to text.
 
 The page draws its board with it, and so can anything else that wants a diagram: the
 result is plain SVG text, with no script and no external reference.
@@ -10,13 +10,17 @@ True
 >>> svg.count('class="ring '), 'data-ring="a5"' in svg
 (2, True)
 
-Colours are not in the markup: every element has a class, and :data:`BOARD_CSS` colours
-them through CSS custom properties. A page (or a theme) sets the public variables
-``--yinsh-board``, ``--yinsh-line``, ``--yinsh-white``, … on any ancestor to restyle the
-board; left unset, a light palette is used, or a dark one under
-``prefers-color-scheme: dark``, unless an ancestor's ``data-theme`` names one of
-:data:`PALETTES` (``light``, ``dark``, ``high-contrast``). ``standalone=True`` embeds the stylesheet so that a
-diagram saved to a file looks right on its own.
+:func:`board_svg` draws one layer after the other, each a function of the picture: the board
+(edge, grid, labels), what lies under the pieces, the pieces, what lies over them, the preview
+of the move under the pointer (:func:`preview_layer`, which a page also draws on its own, over
+a board already drawn), the points' click targets and the candidate rows' bars.
+
+The value drawn (:class:`~yinsh.picture.Picture`, :func:`~yinsh.picture.picture`) lives in
+:mod:`yinsh.picture` and the colours (:data:`~yinsh.board_css.BOARD_CSS`,
+:data:`~yinsh.board_css.PALETTES`) in :mod:`yinsh.board_css`; both are importable from here
+too. Colours are not in the markup: every element has a class, and the stylesheet colours it
+(``standalone=True`` embeds the stylesheet, so that a diagram saved to a file looks right on
+its own).
 
 Geometry: columns are vertical; a point's row number grows upwards along its column and
 the three lines through a point run at 90°, −30° and +30°. One grid step is :data:`UNIT`
@@ -26,12 +30,13 @@ coordinates (the page uses them for dragging).
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from .board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, STEPS, WIDTH, WINDOWS, parse_point, points_of
-from .move import Move, parse_row_name, row_name
-from .state import State, flipped
+from .board import BETWEEN, BIT, COLUMNS, POINT_NAMES, POINTS, STEPS, WIDTH, WINDOWS, points_of
+from .board_css import BOARD_CSS, PALETTES
+from .move import Move, row_name
+from .picture import Animation, Picture, Preview, picture
+from .state import flipped
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -44,14 +49,15 @@ __all__ = [
     "BOARD_CSS",
     "PALETTES",
     "Picture",
+    "Preview",
     "Animation",
     "picture",
     "board_svg",
+    "preview_layer",
     "static_board_svg",
     "point_xy",
     "nearest_point",
     "ring_icon_svg",
-    "preview_svg",
     "escape",
 ]
 
@@ -256,114 +262,6 @@ def _row_order(windows: Iterable[int]) -> list[tuple[int, float]]:
     return out
 
 
-# --------------------------------------------------------------------------- the board
-
-
-def _points(values: Iterable[int | str] | None) -> set[int]:
-    return {parse_point(v) if isinstance(v, str) else v for v in values or ()}
-
-
-def _window(value: int | str) -> int:
-    if isinstance(value, str):
-        return parse_row_name(value)
-    return value
-
-
-_AUTO: Any = object()
-
-
-class Animation(StrEnum):
-    """How the board brings in the last move, once (CSS animations; compare with ``is``)."""
-
-    NONE = "none"
-    """Drawn at rest."""
-    SLIDE = "slide"
-    """The ring slides from where it stood (a placed ring drops in) and the markers it crossed
-    flip."""
-    FLIPS = "flips"
-    """The crossed markers flip; the ring does not slide (it was dragged there)."""
-
-
-class Picture(NamedTuple("Picture", [
-        ("position", State), ("last_move", "Move | tuple[int, int] | None"), ("destinations", "tuple[int, ...]"),
-        ("rows", "tuple[int, ...]"), ("selected_row", "int | None"), ("selected_ring", "int | None"),
-        ("removable", "tuple[int, ...]"), ("movable", "tuple[int, ...]"), ("marked", "tuple[int, ...]"),
-        ("clickable", "tuple[int, ...]"), ("point_labels", "Mapping[int, str] | None"),
-        ("animation", "Animation")])):
-    """What the board shows: one value, drawn by :func:`board_svg`.
-
-    - ``position``: the :class:`~yinsh.state.State` drawn; ``last_move``: a ``Move`` or an
-      (origin, destination) pair, marked with a trail and a halo (a move's removed rows and
-      rings show as ghosts), or ``None``;
-    - ``destinations``: dots where the picked ring may go; ``selected_ring``: the picked ring,
-      drawn with a marker of its colour inside; ``movable``: rings that may be picked;
-    - ``rows``: candidate five-windows (window indices, in the order given), each a clickable
-      bar with ``data-row="e3-e7"``; ``selected_row`` is drawn stronger; ``removable``: rings
-      that may be removed now;
-    - ``marked``: points to point out (a hint, a diagram's highlights); ``clickable``: points
-      whose ``data-point`` element gets the class ``can``;
-    - ``point_labels``: for a board played on a page, each point's accessible name
-      (:func:`yinsh.page.access.point_labels`); ``None`` for a picture;
-    - ``animation``: how the last move comes in (:class:`Animation`).
-
-    Points are indices (sorted), as :func:`picture` makes them from names.
-    """
-
-    __slots__ = ()
-
-    def __new__(cls, position: State, last_move: Move | tuple[int, int] | None = None,
-                destinations: tuple[int, ...] = (), rows: tuple[int, ...] = (), selected_row: int | None = None,
-                selected_ring: int | None = None, removable: tuple[int, ...] = (), movable: tuple[int, ...] = (),
-                marked: tuple[int, ...] = (), clickable: tuple[int, ...] = (),
-                point_labels: Mapping[int, str] | None = None, animation: Animation = Animation.NONE) -> Picture:
-        return super().__new__(cls, position, last_move, destinations, rows, selected_row, selected_ring, removable,
-                               movable, marked, clickable, point_labels, animation)
-
-
-_ANIMATIONS: Final = {False: Animation.NONE, True: Animation.SLIDE, "flips": Animation.FLIPS}
-
-
-def picture(
-    position: Any,
-    *,
-    last_move: Move | tuple[int, int] | None = _AUTO,
-    destinations: Iterable[int | str] = (),
-    rows: Iterable[int | str] = (),
-    selected_row: int | str | None = None,
-    selected_ring: int | str | None = None,
-    removable: Iterable[int | str] = (),
-    movable: Iterable[int | str] = (),
-    marked: Iterable[int | str] = (),
-    clickable: Iterable[int | str] = (),
-    point_labels: Mapping[int, str] | None = None,
-    animate: Animation | bool | str = Animation.NONE,
-) -> Picture:
-    """The :class:`Picture` of ``position``, a :class:`~yinsh.state.State` or a
-    :class:`~yinsh.game.Game` (whose last move is then marked unless ``last_move`` is given),
-    with points given as indices or names (``"e4"``) and rows as window indices or
-    ``"e3-e7"``: what diagrams, lessons and tests write. ``animate``: an :class:`Animation`,
-    or ``True`` for a slide and ``"flips"`` for the flips only.
-
-    >>> from yinsh.game import Game
-    >>> picture(Game.from_record("1.e3"), marked=["f6", "e4"]).marked
-    (52, 66)
-    """
-    state: State = position.state if hasattr(position, "state") else position
-    if last_move is _AUTO:
-        moves = getattr(position, "moves", ())
-        last_move = moves[-1] if moves else None
-    return Picture(
-        state, last_move, _sorted_points(destinations), tuple(_window(w) for w in rows),
-        _window(selected_row) if selected_row is not None else None,
-        parse_point(selected_ring) if isinstance(selected_ring, str) else selected_ring,
-        _sorted_points(removable), _sorted_points(movable), _sorted_points(marked), _sorted_points(clickable),
-        point_labels, _ANIMATIONS.get(animate, animate))  # type: ignore[call-overload,arg-type]
-
-
-def _sorted_points(values: Iterable[int | str]) -> tuple[int, ...]:
-    return tuple(sorted(_points(values)))
-
-
 class _LastMove(NamedTuple("_LastMove", [("source", "int | None"), ("target", "int | None"),
                                          ("removals", "tuple[Removal, ...]"), ("placed", bool)])):
     """The parts of a picture's last move that the layers draw."""
@@ -381,9 +279,10 @@ def _last_move(move: Move | tuple[int, int] | None) -> _LastMove:
 
 def board_svg(shown: Picture | Any, *, labels: bool = True, standalone: bool = False, title: str | None = None,
               size: int | None = None, hits: bool = True, **what: Any) -> str:
-    """The SVG markup of a :class:`Picture`, drawn layer by layer: the board, what lies under
-    the pieces (candidate rows' fill, the last move's trail, marks), the pieces, what lies
-    over them (choices offered now), the points' click targets and the candidate rows' bars.
+    """The SVG markup of a :class:`~yinsh.picture.Picture`, drawn layer by layer: the board,
+    what lies under the pieces (candidate rows' fill, the last move's trail, marks), the
+    pieces, what lies over them (choices offered now), the preview (:func:`preview_layer`),
+    the points' click targets and the candidate rows' bars.
 
     ``shown`` may also be a position (a ``State`` or a ``Game``) with the picture's fields as
     keywords, as :func:`picture` takes them: ``board_svg(game, marked=["e4"])``.
@@ -408,6 +307,7 @@ def board_svg(shown: Picture | Any, *, labels: bool = True, standalone: bool = F
         _under_layer(shown, last, bars),
         _pieces_layer(shown, last),
         _over_layer(shown, last),
+        preview_layer(shown),
         _hits_layer(shown.point_labels, set(shown.clickable)) if hits else '<g class="yb-hits"></g>',
         _rows_layer(bars, shown.selected_row),
         "</svg>",
@@ -553,41 +453,39 @@ def _row_half(shift: float) -> float:
     return _ROW_HALF_WIDTH - (3 if shift else 0)
 
 
-def preview_svg(
-    state: State,
-    *,
-    ring: int | None = None,
-    color: str = "white",
-    flips: Iterable[int] = (),
-    rows: Iterable[int] = (),
-    row: int | None = None,
-) -> str:
-    """What a move or a choice would do, drawn over a board of ``state`` (a ``<g>`` to put
-    inside :func:`board_svg`'s markup, after the pieces and before the points, so that it
-    takes no click): a see-through ring of ``color`` on ``ring``, where the picked ring would
-    land; a dashed circle round every marker of ``flips``, with a dot of the colour it would
-    turn to; a dashed outline along each five-window of ``rows`` (the rows the move would
-    make); and ``row``, the candidate row a click would choose, outlined with its five markers
-    ringed.
+def preview_layer(shown: Picture) -> str:
+    """What the picture's :class:`~yinsh.picture.Preview` would do, drawn over the pieces and
+    under the points (so that it takes no click; ``""`` without a preview): a see-through ring
+    of the mover's colour where the picked ring would land; a dashed circle round every marker
+    it would flip, with a dot of the colour it would turn to; a dashed outline along each row
+    it would make; and the candidate row a click would choose, outlined with its five markers
+    ringed. A page draws it on its own too, over a board already drawn (a dragged ring stays
+    lifted).
 
+    >>> from yinsh.board import parse_point as P
     >>> from yinsh.state import make_state
     >>> s = make_state(["e2"], ["k10"], ["e3"], ["e4"])
-    >>> svg = preview_svg(s, ring=parse_point("e5"), flips=[parse_point("e3"), parse_point("e4")])
+    >>> svg = preview_layer(Picture(s, preview=Preview("white", ring=P("e5"), flips=(P("e3"), P("e4")))))
     >>> svg.count('class="yb-preview-flip"'), svg.count("yb-turns-black"), svg.count("yb-turns-white")
     (2, 1, 1)
     """
+    shown_preview = shown.preview
+    if shown_preview is None:
+        return ""
+    state = shown.position
     parts = []
-    for w in rows:
+    for w in shown_preview.rows:
         parts.append(f'<path class="yb-preview-row" d="{_capsule(w, _ROW_HALF_WIDTH + 3)}"/>')
+    row = shown_preview.row
     if row is not None:
         parts.append(f'<path class="yb-preview-take" d="{_capsule(row, _ROW_HALF_WIDTH + 1)}"/>')
         parts += [_halo(p, "yb-preview-leave", MARKER_RADIUS + 3) for p in WINDOWS[row]]
-    for p in sorted(flips):
+    for p in sorted(shown_preview.flips):
         turns = "black" if state.white_markers & BIT[p] else "white"
         parts.append(_halo(p, "yb-preview-flip", MARKER_RADIUS + 3.5))
         parts.append(_halo(p, f"yb-turns-{turns}", 5))
-    if ring is not None:
-        parts.append(_ring(ring, color, " preview", named=False))
+    if shown_preview.ring is not None:
+        parts.append(_ring(shown_preview.ring, shown_preview.color, " preview", named=False))
     return f'<g class="yb-preview" aria-hidden="true">{"".join(parts)}</g>'
 
 
@@ -618,138 +516,3 @@ def ring_icon_svg(color: str, filled: bool = True) -> str:
     state = "" if filled else " empty"
     return (f'<svg class="yinsh-board ring-icon{state}" viewBox="-12 -12 24 24" aria-hidden="true">'
             f'<g class="ring {color}"><circle class="yb-rline" r="8.5"/><circle class="yb-rbody" r="8.5"/></g></svg>')
-
-
-# --------------------------------------------------------------------------- the stylesheet
-
-PALETTES: Final[dict[str, dict[str, str]]] = {
-    "light": {
-        "board": "#ecdcb9", "board-edge": "#d3bc90", "board-shadow": "rgba(60,40,10,.22)",
-        "line": "#8b7352", "label": "#6b5638", "grid-width": "1.4px",
-        "white": "#fdfbf6", "white-line": "#2d2924", "black": "#2a2b31", "black-line": "#9d9fa8",
-        "bevel-white": "rgba(0,0,0,.13)", "bevel-black": "rgba(255,255,255,.5)",
-        "outline": "1.3px", "ring-edge": "9.5px", "piece-shadow": "rgba(40,25,5,.28)",
-        "accent": "#127c8a", "row": "#e8910c", "remove": "#c2362b", "last": "#6d4fd8",
-        "mark": "#1769c2", "hover": "rgba(18,124,138,.16)",
-    },
-    "dark": {
-        "board": "#2c333c", "board-edge": "#414b57", "board-shadow": "rgba(0,0,0,.45)",
-        "line": "#8794a3", "label": "#9aa6b4", "grid-width": "1.4px",
-        "white": "#eeebe4", "white-line": "#0b0c0e", "black": "#121317", "black-line": "#b4bfcb",
-        "bevel-white": "rgba(0,0,0,.16)", "bevel-black": "rgba(255,255,255,.45)",
-        "outline": "1.3px", "ring-edge": "9.5px", "piece-shadow": "rgba(0,0,0,.5)",
-        "accent": "#4cc9d9", "row": "#f3b446", "remove": "#ff7a6b", "last": "#ab9cff",
-        "mark": "#6fb0ff", "hover": "rgba(76,201,217,.2)",
-    },
-    # Pure black and white, thick outlines, one strong colour (yellow) for what may be chosen.
-    "high-contrast": {
-        "board": "#000000", "board-edge": "#ffffff", "board-shadow": "transparent",
-        "line": "#ffffff", "label": "#ffffff", "grid-width": "2px",
-        "white": "#ffffff", "white-line": "#000000", "black": "#000000", "black-line": "#ffffff",
-        "bevel-white": "#000000", "bevel-black": "#ffffff",
-        "outline": "2.5px", "ring-edge": "12.5px", "piece-shadow": "transparent",
-        "accent": "#ffd400", "row": "#00e5ff", "remove": "#ff5c5c", "last": "#ff7bf2",
-        "mark": "#00e5ff", "hover": "rgba(255,212,0,.35)",
-    },
-}
-"""The board's themes. Each entry ``name`` is the custom property ``--yb-<name>``, which a
-page may override with ``--yinsh-<name>``. ``light`` is the default and ``dark`` applies
-under ``prefers-color-scheme: dark``; ``data-theme="light"``, ``"dark"`` or
-``"high-contrast"`` on an ancestor (the page puts it on ``<html>``) chooses one. White and
-black pieces differ by more than colour: a light piece has a dark outline, a dark piece a
-light outline and inner ring."""
-
-
-# The order the stylesheet lists the themes and their entries in (a dict's order is CPython's only).
-_THEME_ORDER: Final = ("light", "dark", "high-contrast")
-_ENTRY_ORDER: Final = (
-    "board", "board-edge", "board-shadow", "line", "label", "grid-width", "white", "white-line", "black",
-    "black-line", "bevel-white", "bevel-black", "outline", "ring-edge", "piece-shadow", "accent", "row", "remove",
-    "last", "mark", "hover",
-)
-
-
-def _palette(theme: str) -> str:
-    entries = [f"--yb-{name}:var(--yinsh-{name},{PALETTES[theme][name]});" for name in _ENTRY_ORDER]
-    return "\n".join("".join(entries[i:i + 3]) for i in range(0, len(entries), 3))
-
-
-BOARD_CSS: Final = (
-    f".yinsh-board{{\n{_palette('light')}\nfont-family:system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}}\n"
-    f"@media (prefers-color-scheme:dark){{.yinsh-board{{\n{_palette('dark')}}}}}\n"
-    + "".join(f"[data-theme={theme}] .yinsh-board{{\n{_palette(theme)}}}\n" for theme in _THEME_ORDER)
-    # A backslash ending a line below only wraps the source: the rule stays one line in the CSS.
-    + """\
-.yinsh-board .yb-bg{fill:var(--yb-board);stroke:var(--yb-board);stroke-linejoin:round}
-.yinsh-board .yb-inlay{fill:var(--yb-board-edge);stroke:var(--yb-board-edge);stroke-linejoin:round}
-.yinsh-board .yb-shadow{fill:var(--yb-board-shadow);stroke:var(--yb-board-shadow);stroke-linejoin:round;opacity:.6}
-.yinsh-board .yb-grid{fill:none;stroke:var(--yb-line);stroke-width:var(--yb-grid-width);stroke-linecap:round}
-.yinsh-board .yb-dots{fill:var(--yb-line)}
-.yinsh-board .yb-labels{fill:var(--yb-label);font-size:14px;font-weight:600;\
-text-anchor:middle;dominant-baseline:central;letter-spacing:.02em;user-select:none}
-.yinsh-board .yb-pshadow{fill:none;stroke:var(--yb-piece-shadow);stroke-width:8px;transform:translate(1.5px,2.5px)}
-.yinsh-board .yb-rline{fill:none;stroke-width:var(--yb-ring-edge)}
-.yinsh-board .yb-rbody{fill:none;stroke-width:6.5px}
-.yinsh-board .ring.white .yb-rline{stroke:var(--yb-white-line)}
-.yinsh-board .ring.white .yb-rbody{stroke:var(--yb-white)}
-.yinsh-board .ring.black .yb-rline{stroke:var(--yb-black-line)}
-.yinsh-board .ring.black .yb-rbody{stroke:var(--yb-black)}
-.yinsh-board .yb-mshadow{fill:var(--yb-piece-shadow)}
-.yinsh-board .yb-medge,.yinsh-board .yb-mface{stroke-width:var(--yb-outline)}
-.yinsh-board .marker.white .yb-mface,\
-.yinsh-board .marker.black .yb-medge{fill:var(--yb-white);stroke:var(--yb-white-line)}
-.yinsh-board .marker.black .yb-mface,\
-.yinsh-board .marker.white .yb-medge{fill:var(--yb-black);stroke:var(--yb-black-line)}
-.yinsh-board .yb-mbevel{fill:none;stroke-width:var(--yb-outline)}
-.yinsh-board .marker.white .yb-mbevel{stroke:var(--yb-bevel-white)}
-.yinsh-board .marker.black .yb-mbevel{stroke:var(--yb-bevel-black)}
-.yinsh-board .marker.ghost{opacity:.9}
-.yinsh-board .marker.ghost .yb-mshadow,.yinsh-board .marker.ghost .yb-medge{display:none}
-.yinsh-board .yb-trail{stroke:var(--yb-last);stroke-width:3px;stroke-linecap:round;stroke-dasharray:2 7;opacity:.8}
-.yinsh-board .yb-last{fill:var(--yb-last);opacity:.2}
-.yinsh-board .yb-last-from{fill:var(--yb-last);opacity:.55}
-.yinsh-board .yb-ghost-row{fill:var(--yb-last);opacity:.13}
-.yinsh-board .yb-ghost-ring{fill:none;stroke:var(--yb-last);stroke-width:2px;stroke-dasharray:4 4;opacity:.75}
-.yinsh-board .yb-mark{fill:none;stroke:var(--yb-mark);stroke-width:3.5px;opacity:.9}
-.yinsh-board .yb-dest{fill:var(--yb-accent);stroke:var(--yb-board);stroke-width:2px}
-.yinsh-board .yb-selected{fill:none;stroke:var(--yb-accent);stroke-width:3.5px}
-.yinsh-board .yb-movable{fill:none;stroke:var(--yb-accent);stroke-width:2px;stroke-dasharray:3 5;opacity:.7}
-.yinsh-board .yb-removable{fill:none;stroke:var(--yb-remove);stroke-width:3px;stroke-dasharray:6 4}
-.yinsh-board .hit{fill:transparent;stroke:none;pointer-events:all}
-.yinsh-board .hit.can{cursor:pointer}
-.yinsh-board .hit.can:hover{fill:var(--yb-hover);stroke:var(--yb-accent);stroke-width:2px}
-.yinsh-board .yb-row-fill{fill:var(--yb-row);opacity:.4}
-.yinsh-board .yb-row-fill.selected{opacity:.62}
-.yinsh-board .yb-row-fill.dim{opacity:.12}
-.yinsh-board .row{fill:transparent;stroke:var(--yb-row);stroke-width:2.5px;cursor:pointer}
-.yinsh-board .row.selected{stroke-width:4px}
-.yinsh-board .row.dim{stroke-opacity:.4;stroke-dasharray:5 5}
-.yinsh-board .yb-flipped{fill:none;stroke:var(--yb-last);stroke-width:2.2px;opacity:.9}
-.yinsh-board .yb-preview{pointer-events:none}
-.yinsh-board .ring.preview{opacity:.55}
-.yinsh-board .yb-preview-flip{fill:none;stroke:var(--yb-accent);stroke-width:3px;stroke-dasharray:4 3}
-.yinsh-board .yb-turns-white{fill:var(--yb-white);stroke:var(--yb-white-line);stroke-width:1.2px}
-.yinsh-board .yb-turns-black{fill:var(--yb-black);stroke:var(--yb-black-line);stroke-width:1.2px}
-.yinsh-board .yb-preview-row{fill:none;stroke:var(--yb-row);stroke-width:3px;stroke-dasharray:8 5}
-.yinsh-board .yb-preview-take{fill:none;stroke:var(--yb-row);stroke-width:4.5px}
-.yinsh-board .yb-preview-leave{fill:none;stroke:var(--yb-row);stroke-width:3px}
-[data-theme=high-contrast] .yinsh-board .ring.black .yb-rbody{stroke-dasharray:5 3}
-.yinsh-board .ring,.yinsh-board .marker{transform-box:fill-box;transform-origin:center}
-.yinsh-board .ring.slide{animation:yb-slide .26s cubic-bezier(.3,.7,.4,1) both}
-.yinsh-board .marker.flip{animation:yb-flip .3s ease-in-out var(--delay,0ms) both}
-.yinsh-board .marker.flip.black .yb-mface,\
-.yinsh-board .marker.flip.white .yb-medge{animation:yb-was-white .3s linear var(--delay,0ms) both}
-.yinsh-board .marker.flip.white .yb-mface,\
-.yinsh-board .marker.flip.black .yb-medge{animation:yb-was-black .3s linear var(--delay,0ms) both}
-.yinsh-board .drop{animation:yb-drop .22s ease-out both}
-@keyframes yb-slide{from{transform:translate(var(--dx),var(--dy))}}
-@keyframes yb-flip{0%{transform:scaleX(1)}50%{transform:scaleX(0)}100%{transform:scaleX(1)}}
-@keyframes yb-was-white{0%,49.9%{fill:var(--yb-white);stroke:var(--yb-white-line)}\
-50%,100%{fill:var(--yb-black);stroke:var(--yb-black-line)}}
-@keyframes yb-was-black{0%,49.9%{fill:var(--yb-black);stroke:var(--yb-black-line)}\
-50%,100%{fill:var(--yb-white);stroke:var(--yb-white-line)}}
-@keyframes yb-drop{from{transform:scale(.6);opacity:0}}
-@media (prefers-reduced-motion:reduce){.yinsh-board *{animation:none!important}}
-"""
-)
-"""The board's stylesheet (also shipped as ``static/css/board.css`` for the page)."""

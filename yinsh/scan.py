@@ -132,6 +132,9 @@ def visible(text: str) -> str:
     """``text`` as it may be shown: each character of :data:`_HIDDEN` written as its code
     (``\\u202e``), so that a tag cannot break a line, colour a terminal, or turn the text after
     it around ("2 moves" shown as "164 moves, 1-0"); so is a lone surrogate (CPython only).
+    A fixed list, as MicroPython (the page) has no ``str.isprintable`` and no ``unicodedata``;
+    the command line, on CPython only, escapes every character Unicode calls unprintable
+    (``yinsh.__main__._shown``).
 
     >>> visible("Ann\\u202e0-1"), visible("a\\nb\\x1b[31m"), visible("Zoë")
     ('Ann\\\\u202e0-1', 'a\\\\u000ab\\\\u001b[31m', 'Zoë')

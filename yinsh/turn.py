@@ -4,9 +4,10 @@ A :class:`~yinsh.move.Move` is a whole turn, but a person makes it in steps: rem
 rows the opponent made (a row, then a ring, rescanning after each), place or move a ring
 (the ring, then where it goes), then remove the rows of their own colour. :class:`Turn`
 keeps the decisions made so far and answers every question a page asks between two
-clicks — which points and rows react now, what to tell the player, what the board looks
-like half-way through the turn. When the decisions determine a legal move,
-:attr:`Turn.move` holds it.
+clicks — which points and rows react now, why a click does nothing, what the board looks
+like half-way through the turn. It says what the turn needs as values (its phase, its
+rings, rows and points); a page words them itself (the game page: :mod:`yinsh.page.words`).
+When the decisions determine a legal move, :attr:`Turn.move` holds it.
 
 The decisions that may come next are found by following the decisions made through the
 rules' own transitions (:func:`yinsh.state.rows`, :func:`~yinsh.state.slides`,
@@ -28,8 +29,8 @@ The phases of a turn, named after the rulebook::
 >>> from yinsh.game import Game
 >>> game = Game.from_record("1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8")
 >>> turn = Turn(game)
->>> turn.prompt
-'White: choose a ring to move'
+>>> turn.name, turn.phase
+('White', <Phase.PICK_RING: 'pick-ring'>)
 >>> turn.click_point(parse_point("h7")) is None, turn.phase
 (True, <Phase.MOVE_RING: 'move-ring'>)
 >>> turn.click_point(parse_point("g7")), turn.move
@@ -295,24 +296,6 @@ class Turn:
     def rows_pending_for(self) -> str:
         """Whose rows are being removed: ``'opponent'`` (before acting) or ``'own'``."""
         return "own" if any(d.kind in ("place", "source", "pass") for d in self._made) else "opponent"
-
-    @property
-    def prompt(self) -> str:
-        """What the player must do now, in words: ``'White: choose a ring to move'``."""
-        name, phase = self.name, self._phase
-        if phase is Phase.PLACE_RING:
-            return f"{name}: place a ring on an empty point"
-        if phase is Phase.PICK_RING:
-            return f"{name}: choose a ring to move"
-        if phase is Phase.MOVE_RING:
-            return f"{name}: choose where the ring on {point_name(self._made[-1].value)} goes"
-        if phase is Phase.REMOVE_ROW:
-            return f"{name}: choose a row to remove"
-        if phase is Phase.REMOVE_RING:
-            return f"{name}: choose one of your rings to remove"
-        if phase is Phase.DONE:
-            return f"{name}: {'passes' if self.passed else 'move complete'}"
-        return result_text(self.game) or "The game is over"
 
     # Making decisions -----------------------------------------------------------------
 

@@ -166,6 +166,31 @@ def test_the_focused_point_is_ringed_and_escape_cancels(game_page):
     assert ring.get_attribute("data-point-focus") == "h7"  # h7 ← g7 ↓ g6 ⇧→ h7
 
 
+def test_a_key_pressed_switches_the_words_to_the_keyboard_s(game_page):
+    """The line under the prompt names the input used last: the pointer's words after a click
+    (the mouse's, or a touch screen's where the device has no mouse: headless Chromium may say
+    so), the keyboard's once a key is pressed, the pointer's again after the next click."""
+    game_page.open(record=NOTATION_EXAMPLE)
+    page = game_page.page
+    game_page.click_point("h7")  # the pointer picks a ring
+    assert game_page.board("phase") == "move-ring"
+    page.wait_for_function("!document.getElementById('detail').textContent.includes('arrow keys')")
+    by_pointer = game_page.text("#detail")
+    assert by_pointer in ("Select a lit point, or drag the ring there. Select the ring again or press Escape to "
+                          "cancel.", "Tap a lit point, or drag the ring there. Tap the ring again to cancel.")
+    keys = focus_board(page)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.getElementById('detail').textContent.includes('arrow keys')")
+    assert game_page.text("#detail") == ("Move to a lit point with the arrow keys and press Enter. "
+                                         "Press Escape to cancel.")
+    assert keys.focused_point() == parse_point("g7")
+    page.keyboard.press("Escape")  # the page's key, not the board's: the words stay the keyboard's
+    assert game_page.board("phase") == "pick-ring"
+    assert game_page.text("#detail").startswith("Move to one of your rings with the arrow keys")
+    game_page.click_point("h7")
+    page.wait_for_function("t => document.getElementById('detail').textContent === t", arg=by_pointer)
+
+
 def test_points_have_names_and_moves_are_announced(game_page):
     game_page.open(record=NOTATION_EXAMPLE)
     page = game_page.page

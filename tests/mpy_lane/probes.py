@@ -23,7 +23,7 @@ from yinsh.page.guide import guide_line
 from yinsh.page.history import History
 from yinsh.page.links import game_url, open_page, opponent_url
 from yinsh.page.prefs import THEMES, applied_theme, guide_on, sound_on, theme_choice, welcome_choice, welcome_due
-from yinsh.page.preview import preview, row_at
+from yinsh.page.preview import preview, preview_note, row_at
 from yinsh.page.records import export_record, import_error_message, list_import, read_import, record_title
 from yinsh.page.rules_panel import rules_html
 from yinsh.page.saved import SavedGameError, saved_from_json, saved_to_json
@@ -32,7 +32,7 @@ from yinsh.page.settings import Settings, settings_from_json, settings_to_json
 from yinsh.page.sounds import move_cues, schedule
 from yinsh.page.status import status
 from yinsh.page.urls import read_params
-from yinsh.page.words import TOUCH, detail
+from yinsh.page.words import TOUCH, detail, prompt
 from yinsh.position import decode_position, encode_position
 from yinsh.record import read_record, read_records
 from yinsh.render import board_svg, nearest_point, point_xy, ring_icon_svg
@@ -138,7 +138,7 @@ def errors(cases):
 
 def _turn_facts(turn):
     options = sorted([d.kind, d.value] for d in turn.options)
-    return [str(turn.phase), turn.prompt, detail(turn), detail(turn, TOUCH), options, sorted(turn.clickable_points),
+    return [str(turn.phase), prompt(turn), detail(turn), detail(turn, TOUCH), options, sorted(turn.clickable_points),
             list(turn.candidate_rows), sorted(turn.destinations), sorted(turn.movable_rings),
             turn.rows_pending_for, repr(turn)]
 
@@ -259,8 +259,8 @@ def access(text, first, last):
             turn = Turn(replay)
             labels = point_labels(turn)
             keys = [row_for_key(turn, p) for p in POINTS]
-            out.append([[labels[p] for p in POINTS], keys, spoken_prompt(turn.prompt, turn),
-                        announcer.update(replay, turn.prompt), guide_line(turn)])
+            out.append([[labels[p] for p in POINTS], keys, spoken_prompt(prompt(turn), turn),
+                        announcer.update(replay, prompt(turn)), guide_line(turn)])
         replay.play(move)
     out.append(announcer.update(replay, "over"))
     return out
@@ -359,7 +359,7 @@ def previews(text, first, last):
             for target in sorted(turn.destinations):
                 shown = preview(turn, target)
                 out.append([point_name(source), point_name(target), [point_name(p) for p in shown.flips],
-                            list(shown.rows), shown.note])
+                            list(shown.rows), preview_note(turn, shown)])
             turn.reset()
         for step in decisions_of(move):
             if turn.phase in ("remove-row", "remove-ring"):
@@ -390,8 +390,8 @@ def _shown(session):
             None if s.review is None else [s.review.at, s.review.count, s.review.first_number, s.review.label,
                                            s.review.values],
             s.motion.animate, len(s.motion.frames), board_svg(s.board), list(s.motion.sounds),
-            s.preview_note, None if s.preview is None else [s.preview.ring, list(s.preview.flips),
-                                                            list(s.preview.rows), s.preview.row]]
+            s.preview_note, None if s.board.preview is None else [s.board.preview.ring, list(s.board.preview.flips),
+                                                                  list(s.board.preview.rows), s.board.preview.row]]
 
 
 def placements(codes, seeds):

@@ -60,7 +60,8 @@ def clicks(codes, repeat):
     from yinsh.page.session import Session
     from yinsh.page.settings import Settings
     from yinsh.page.status import status
-    from yinsh.render import board_svg, preview_svg
+    from yinsh.page.words import prompt
+    from yinsh.render import board_svg, preview_layer
     from yinsh.state import legal_moves
     from yinsh.turn import Turn
 
@@ -83,7 +84,7 @@ def clicks(codes, repeat):
             turn = Turn(game)
             turn.click_point(ring)
             announcer = Announcer()
-            announcer.update(game, turn.prompt)  # it has heard the game so far
+            announcer.update(game, prompt(turn))  # it has heard the game so far
             return turn, announcer
 
         def pick(turn, game=game, ring=ring):
@@ -98,7 +99,7 @@ def clicks(codes, repeat):
             following = Turn(after)
             redraw(after, following)
             guide_line(following)
-            announcer.update(after, following.prompt)
+            announcer.update(after, prompt(following))
 
         page = Session(game.copy(), Settings())
         page.click_point(ring)
@@ -106,7 +107,7 @@ def clicks(codes, repeat):
         def hover(page=page, target=target):
             page.point_to(target)
             shown = status(page)
-            preview_svg(shown.board.position, **shown.preview.board())
+            preview_layer(shown.board)
 
         out.append({
             "hover": _best(hover, repeat),

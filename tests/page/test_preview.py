@@ -18,12 +18,13 @@ import yinsh.page.sounds
 from yinsh.board import BIT, POINTS, WINDOWS, parse_point, point_name
 from yinsh.game import Game
 from yinsh.move import parse_row, row_name
-from yinsh.page.preview import Preview, preview, row_at
+from yinsh.page.preview import Preview, preview, preview_note, row_at
 from yinsh.page.session import Session
 from yinsh.page.settings import Settings
 from yinsh.page.status import status
+from yinsh.page.words import TOUCH
 from yinsh.playout import random_positions
-from yinsh.render import board_svg, point_xy, preview_svg
+from yinsh.render import Picture, board_svg, point_xy, preview_layer
 from yinsh.state import make_state, rows
 from yinsh.turn import Phase, Turn
 
@@ -70,7 +71,7 @@ class TestMovePreview:
                     expected = (set(rows(after.white_markers)) - set(rows(turn.state.white_markers))) | (
                         set(rows(after.black_markers)) - set(rows(turn.state.black_markers)))
                     assert set(shown.rows) == expected
-                    assert bool(shown.note) == bool(expected)
+                    assert bool(preview_note(turn, shown)) == bool(expected)
                     checked += 1
         assert checked > 500
 
@@ -88,7 +89,7 @@ class TestMovePreview:
         turn.click_point(P("e4"))
         shown = preview(turn, P("e6"))  # e5 turns black: c5-g5 is five for Black
         assert shown.flips == (P("e5"),) and [row_name(w) for w in shown.rows] == ["c5-g5"]
-        assert shown.note == "Makes a row for Black (c5-g5)"
+        assert preview_note(turn, shown) == "Makes a row for Black (c5-g5)"
 
 
 def _overlapping_rows() -> Turn:
@@ -155,16 +156,16 @@ class TestSession:
         session.click_point(P("e3"))
         session.point_to(P("f3"), *point_xy(P("f3")))
         shown = status(session)
-        assert shown.preview.ring == P("f3") and shown.preview_note == "Makes a row for White (e3-e7)"
+        assert shown.board.preview.ring == P("f3") and shown.preview_note == "Makes a row for White (e3-e7)"
         session.point_to(None)
-        assert status(session).preview is None and status(session).preview_note == ""
+        assert status(session).board.preview is None and status(session).preview_note == ""
         session.point_to(P("f3"), by_key=True)
-        assert status(session).preview.ring == P("f3")
+        assert status(session).board.preview.ring == P("f3")
         session.review(3)
-        assert status(session).preview is None
+        assert status(session).board.preview is None
         computer = Session(Game.from_record(SINGLE_ROW), Settings(white="ai-1"))
         computer.point_to(P("f3"))
-        assert status(computer).preview is None
+        assert status(computer).board.preview is None
 
     def test_sounds_follow_the_decisions_when_switched_on(self):
         session = self.session(NOTATION_EXAMPLE)
@@ -206,7 +207,7 @@ class TestSession:
     def test_touch_words(self):
         session = self.session(NOTATION_EXAMPLE)
         assert "click, tap or Enter" in status(session).detail
-        session.touch = True
+        session.set_input_mode(TOUCH)
         assert status(session).detail == "Tap one of your rings, or drag it to where it goes."
         session.click_point(P("h7"))
         assert "Escape" not in status(session).detail and "Tap" in status(session).detail
@@ -215,11 +216,20 @@ class TestSession:
 class TestDrawing:
     def test_preview_markup(self):
         s = make_state(["e2"], ["k10"], ["e3"], ["e4"])
-        svg = preview_svg(s, ring=P("e5"), color="white", flips=[P("e3"), P("e4")], rows=[parse_row("e2", "e6")])
+        svg = preview_layer(Picture(s, preview=Preview("white", ring=P("e5"), flips=(P("e3"), P("e4")),
+                                                       rows=(parse_row("e2", "e6"),))))
         assert svg.startswith('<g class="yb-preview"') and "data-ring" not in svg and "data-point" not in svg
         assert svg.count('class="ring white preview"') == 1 and svg.count('class="yb-preview-row"') == 1
-        row = preview_svg(s, row=parse_row("e2", "e6"))
+        row = preview_layer(Picture(s, preview=Preview("white", row=parse_row("e2", "e6"))))
         assert row.count('class="yb-preview-leave"') == 5 and row.count('class="yb-preview-take"') == 1
+
+    def test_the_board_draws_its_preview_after_the_pieces_and_before_the_points(self):
+        s = make_state(["e2"], ["k10"], ["e3"], ["e4"])
+        shown = Picture(s, preview=Preview("white", ring=P("e5"), flips=(P("e3"), P("e4"))))
+        svg = board_svg(shown)
+        assert svg.index('class="yb-pieces"') < svg.index(preview_layer(shown)) < svg.index('class="yb-hits"')
+        assert board_svg(shown._replace(preview=None)) == svg.replace(preview_layer(shown), "")
+        assert preview_layer(shown._replace(preview=None)) == ""
 
     def test_the_last_moves_flips_stay_marked(self):
         game = Game.from_record(NOTATION_EXAMPLE + " 11.h7-g7 12.e4-i8")  # i8 crossed h7

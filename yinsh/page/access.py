@@ -190,7 +190,8 @@ def spoken_prompt(prompt: str, turn: Turn | None) -> str:
     >>> s = st.make_state(white_rings=["a2", "k8", "h10", "b7", "c8"], black_rings=["a5", "k10", "j11", "i11", "h11"],
     ...                   white_markers=["e3", "e4", "e5", "e6", "e7"])
     >>> turn = Turn(Game.from_state(s, 40))
-    >>> spoken_prompt(turn.prompt, turn)
+    >>> from yinsh.page.words import prompt
+    >>> spoken_prompt(prompt(turn), turn)
     'White: choose one of your rings to remove with row e3-e7'
     """
     if turn is not None and turn.selected_row is not None:

@@ -24,6 +24,7 @@ from ..move import Move
 from ..render import board_svg, picture
 from ..turn import Turn
 from .embed import EmbedError, EmbedSpec, parse_embed, step_label
+from .words import prompt
 
 __all__ = ["EmbedFrame", "FrameStatus", "frame_status", "STEPS", "VERDICTS"]
 
@@ -170,7 +171,7 @@ def frame_status(frame: EmbedFrame) -> FrameStatus:
                                 selected_ring=turn.selected_ring, removable=turn.removable_rings,
                                 movable=turn.movable_rings, marked=spec.marked, clickable=turn.clickable_points))
         phase, puzzle = str(turn.phase), "solving"
-        status, again = frame.hint or turn.prompt, "Reset"
+        status, again = frame.hint or prompt(turn), "Reset"
     else:
         shown = frame.answer or spec.game_at(frame.ply)
         svg = board_svg(shown, rows=spec.rows, marked=spec.marked)

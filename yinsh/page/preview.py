@@ -18,8 +18,13 @@ destinations and candidate rows the :class:`~yinsh.turn.Turn`'s (its legal moves
 >>> turn = Turn(Game.from_record("1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8 11.h7-g7"))
 >>> _ = turn.click_point(parse_point("e4"))
 >>> shown = preview(turn, parse_point("i8"))
->>> point_name(shown.ring), shown.color, [point_name(p) for p in shown.flips], shown.note
+>>> point_name(shown.ring), shown.color, [point_name(p) for p in shown.flips], preview_note(turn, shown)
 ('i8', 'black', ['h7'], '')
+
+The preview is a :class:`~yinsh.picture.Preview`, a field of the board's
+:class:`~yinsh.picture.Picture` (:func:`yinsh.page.status.board_picture` puts it there), drawn
+by the renderer's :func:`~yinsh.render.preview_layer` like every other layer; what the prompt
+says beside it is :func:`preview_note`, in the page's words (:func:`yinsh.page.words.rows_note`).
 """
 
 from __future__ import annotations
@@ -28,58 +33,17 @@ from typing import Final
 
 from .. import state as st
 from ..board import WINDOWS, points_of
-from ..compat import capitalize
 from ..game import COLORS
-from ..move import row_name
+from ..move import row_name  # noqa: F401 (the doctests)
+from ..picture import Preview
 from ..render import point_xy
 from ..turn import Phase, Turn, row_name_key
 from .access import row_for_key, rows_through
+from .words import rows_note
 
-__all__ = ["Preview", "preview", "move_preview", "row_at", "rows_made"]
+__all__ = ["Preview", "preview", "preview_note", "move_preview", "row_at", "rows_made"]
 
 ROW_PHASES: Final = (Phase.REMOVE_ROW, Phase.REMOVE_RING)
-
-
-class Preview:
-    """One preview, as plain values (compared by value, so the view draws it once).
-
-    - ``ring``: the lit point the picked ring would land on (``None`` for a row);
-    - ``color``: the mover's colour, ``"white"`` or ``"black"``;
-    - ``flips``: the markers the jump would turn over, in notation order;
-    - ``rows``: the five-windows the move would fill, for either player, in notation order;
-    - ``row``: the candidate row a click would choose (its five markers would leave);
-    - ``note``: what the prompt says beside it (the rows the move makes), or ``""``.
-    """
-
-    __slots__ = ("ring", "color", "flips", "rows", "row", "note")
-
-    def __init__(self, color: str, ring: int | None = None, flips: tuple[int, ...] = (),
-                 rows: tuple[int, ...] = (), row: int | None = None, note: str = "") -> None:
-        self.ring = ring
-        self.color = color
-        self.flips = flips
-        self.rows = rows
-        self.row = row
-        self.note = note
-
-    def key(self) -> tuple:
-        return (self.ring, self.color, self.flips, self.rows, self.row, self.note)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Preview) and self.key() == other.key()
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash(self.key())
-
-    def __repr__(self) -> str:
-        return f"Preview({self.key()!r})"
-
-    def board(self) -> dict:
-        """The keyword arguments of :func:`yinsh.render.preview_svg`."""
-        return {"ring": self.ring, "color": self.color, "flips": self.flips, "rows": self.rows, "row": self.row}
 
 
 def preview(turn: Turn, point: int | None, x: float | None = None, y: float | None = None,
@@ -116,16 +80,25 @@ def move_preview(turn: Turn, source: int, target: int) -> Preview:
     (['e3', 'e4', 'e5', 'e6'], [])
     >>> s = st.make_state(["e2", "k8", "h10", "b7", "c8"], ["a5", "k10", "j11", "i11", "h11"], [],
     ...                   ["e3", "e4", "e5", "e6"])
-    >>> shown = move_preview(Turn(Game.from_state(s, 40)), P("e2"), P("e7"))
-    >>> [row_name(w) for w in shown.rows], shown.note
+    >>> turn = Turn(Game.from_state(s, 40))
+    >>> turn.click_point(P("e2"))
+    >>> shown = move_preview(turn, P("e2"), P("e7"))
+    >>> [row_name(w) for w in shown.rows], preview_note(turn, shown)
     (['e2-e6'], 'Makes a row for White (e2-e6)')
     """
     before = turn.state
     flipped = st.flipped(before, source, target)
-    after = st.after_ring_move(before, source, target)
-    made = rows_made(before, after)
-    return Preview(COLORS[turn.color], ring=target, flips=tuple(points_of(flipped)),
-                   rows=tuple(w for _, w in made), note=_rows_note(made))
+    made = rows_made(before, st.after_ring_move(before, source, target))
+    return Preview(COLORS[turn.color], ring=target, flips=tuple(points_of(flipped)), rows=tuple(w for _, w in made))
+
+
+def preview_note(turn: Turn, shown: Preview | None) -> str:
+    """What the prompt says beside the preview ``shown`` of ``turn`` (whose ring is picked): the
+    rows the move would make, for whom (``""``: none, or not a move)."""
+    if shown is None or shown.ring is None or turn.selected_ring is None:
+        return ""
+    before = turn.state
+    return rows_note(rows_made(before, st.after_ring_move(before, turn.selected_ring, shown.ring)))
 
 
 def rows_made(before: st.State, after: st.State) -> list[tuple[str, int]]:
@@ -178,15 +151,3 @@ def row_at(turn: Turn, point: int | None, x: float | None = None, y: float | Non
         return ((x - mx) ** 2 + (y - my) ** 2, across, i)
 
     return windows[min(range(len(windows)), key=nearness)]
-
-
-def _rows_note(made: list[tuple[str, int]]) -> str:
-    """``'Makes a row for White (e3-e7)'``, ``'Makes rows for White (…) and Black (…)'``."""
-    if not made:
-        return ""
-    parts = []
-    for color in COLORS:
-        names = [row_name(w) for c, w in made if c == color]
-        if names:
-            parts.append(f"{capitalize(color)} ({', '.join(names)})")
-    return ("Makes a row for " if len(made) == 1 else "Makes rows for ") + " and ".join(parts)

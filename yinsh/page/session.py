@@ -19,7 +19,8 @@ of the computer carries the generation it was asked for and is dropped (counted 
 ('1.e3', ['move'])
 >>> request = session.computer.requests()[0]
 >>> session.computer.receive_move(request, '{"ok": true, "move": "a5"}')
->>> session.game.record(), session.turn.prompt
+>>> from yinsh.page.words import prompt
+>>> session.game.record(), prompt(session.turn)
 ('1.e3 2.a5', 'White: place a ring on an empty point')
 """
 
@@ -36,7 +37,7 @@ from .guide import guide_line
 from .history import History
 from .settings import REMOTE, Settings, ai_level
 from .sounds import decision_cues, move_cues
-from .words import MOUSE, TOUCH, several_rows
+from .words import INPUT_MODES, MOUSE, several_rows
 
 __all__ = ["Session", "Motion", "NAMES", "GRAPHS_KEPT", "NOTICES_KEPT"]
 
@@ -92,8 +93,10 @@ class Session:
         self.pointer: tuple[int, float | None, float | None, bool] | None = None
         """Where the pointer or the keyboard's focus is on the board: (point, x, y, by key),
         what the board previews (:func:`yinsh.page.preview.preview`); ``None``: off the board."""
-        self.touch = False
-        """Whether the device is touch only (the page's words say "tap", not "click")."""
+        self.input_mode = MOUSE
+        """How the person here played last: :data:`~yinsh.page.words.MOUSE`,
+        :data:`~yinsh.page.words.TOUCH` (a touch screen with no mouse) or
+        :data:`~yinsh.page.words.KEYBOARD`; the page's words are those of that input."""
         self.sound = False
         """Whether moves make sounds (the visitor's choice; off until switched on)."""
         self.open(game, settings, notices or [], seed)
@@ -109,9 +112,12 @@ class Session:
         """The answer to the last input, in place of the one before."""
         self.message = text
 
-    def set_touch(self, touch: bool) -> None:
-        """Whether the device is touch only: the page's words say "tap" (:attr:`input_mode`)."""
-        self.touch = touch
+    def set_input_mode(self, mode: str) -> None:
+        """The input the person here used last (one of :data:`~yinsh.page.words.INPUT_MODES`):
+        the page's words name its gestures or keys (:attr:`input_mode`)."""
+        if mode not in INPUT_MODES:
+            raise ValueError(f"unknown input mode {mode!r}")
+        self.input_mode = mode
 
     def set_guide(self, on: bool) -> None:
         """The visitor's choice: the first-game guide shown or not."""
@@ -266,12 +272,6 @@ class Session:
         several = turn.phase is Phase.REMOVE_ROW and len(rows_through(turn, point)) > 1
         hint = turn.click_point(point)
         return several_rows(point_name(point), self.input_mode) if hint and several else hint
-
-    @property
-    def input_mode(self) -> str:
-        """How the person here plays: :data:`~yinsh.page.words.TOUCH` on a touch screen with
-        no mouse, else :data:`~yinsh.page.words.MOUSE` (its words name the keys too)."""
-        return TOUCH if self.touch else MOUSE
 
     def click_row(self, window: int) -> None:
         """A click on the candidate row ``window`` (on the board or its button)."""

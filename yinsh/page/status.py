@@ -23,10 +23,10 @@ from ..turn import result_text
 from .access import point_labels, spoken_prompt
 from .estimate import quick_values
 from .links import from_the_start, opponent_link_use
-from .preview import Preview, preview
+from .preview import Preview, preview, preview_note
 from .session import NAMES, NOTICES_KEPT, Motion, Session
 from .settings import REMOTE, player_label
-from .words import detail, plural
+from .words import detail, plural, prompt
 
 __all__ = ["Status", "PlayerStatus", "ReviewStatus", "status", "POOL_WARNING"]
 
@@ -128,10 +128,9 @@ class Status(_Parts):
     opponent_link: bool
     """Whether a link for the opponent means something here (:func:`~yinsh.page.links.opponent_link_use`)."""
     row_choices: list[tuple[str, bool]]
-    preview: Preview | None
-    """What the board previews under the pointer or the keyboard's focus (drawn over it)."""
     preview_note: str
-    """What the prompt says beside it: the rows the move previewed would make."""
+    """What the prompt says beside the board's preview (``board.preview``): the rows the move
+    previewed would make."""
     sounds: tuple[str, ...]
     """What the motion sounds like, when sound is on (played once, as the motion is)."""
 
@@ -153,9 +152,17 @@ def suggested_points(session: Session) -> list[int]:
     points = [r.ring for r in move.before + move.after]
     return points + [p for p in (move.source, move.target) if p is not None]
 
+def pointer_preview(session: Session) -> Preview | None:
+    """What the board previews under the pointer or the keyboard's focus: only for the person
+    here to move, never over a past position."""
+    if session.pointer is None or session.reviewing is not None or not session.person_to_move():
+        return None
+    return preview(session.turn, *session.pointer)
+
 def board_picture(session: Session) -> Picture:
     """What the board shows now: a past position under review, else the turn being built —
-    with its choices when the person here is to move — and the hint."""
+    with its choices and the move under the pointer when the person here is to move — and the
+    hint."""
     if session.reviewing is not None:
         shown = session.reviewing
         state = session.game.state_at(shown)
@@ -167,7 +174,7 @@ def board_picture(session: Session) -> Picture:
     return picture(turn.state, last_move=last_move(session), destinations=turn.destinations, rows=turn.candidate_rows,
                    selected_row=turn.selected_row, selected_ring=turn.selected_ring, removable=turn.removable_rings,
                    movable=turn.movable_rings, marked=suggested_points(session), clickable=turn.clickable_points,
-                   point_labels=labels)
+                   point_labels=labels, preview=pointer_preview(session))
 
 def prompt_lines(session: Session) -> tuple[str, str]:
     """The prompt and the line under it."""
@@ -195,8 +202,8 @@ def prompt_lines(session: Session) -> tuple[str, str]:
                    else "The board stays yours to look at; Undo takes back your last move.")
         return f"{session.name_of(mover)} is thinking…", waiting
     if session.computer.suggesting and session.computer.waits_for_worker():
-        return turn.prompt, "The computer is getting ready: the hint comes as soon as it is up."
-    return turn.prompt, detail(turn, session.input_mode)
+        return prompt(turn), "The computer is getting ready: the hint comes as soon as it is up."
+    return prompt(turn), detail(turn, session.input_mode)
 
 def ai_state(session: Session) -> str:
     """``starting`` while a question waits for the worker, ``thinking`` while the computer
@@ -288,9 +295,9 @@ def status(session: Session) -> Status:
     left = pool(shown_state(session))
     person = session.person_to_move()
     outcome = game.outcome if session.reviewing is None else None  # not over a past position
-    shown = preview(turn, *session.pointer) if person and session.pointer and session.reviewing is None else None
+    board = board_picture(session)
     return Status(
-        game=game, board=board_picture(session), motion=session.motion, reviewing=session.reviewing,
+        game=game, board=board, motion=session.motion, reviewing=session.reviewing,
         prompt=prompt, detail=detail, spoken=spoken_prompt(prompt, turn if level is None else None),
         guide=session.guide_line(), message=session.message, notices=tuple(session.notices[-NOTICES_KEPT:]),
         record=game.record(), position=game.position(), result=game.result or "",
@@ -308,7 +315,7 @@ def status(session: Session) -> Status:
         send_link=session.remote_to_move(), by_link=from_the_start(game),
         opponent_link=bool(opponent_link_use(game, session.players)),
         row_choices=row_choices(session) if person else [],
-        preview=shown, preview_note=shown.note if shown else "",
+        preview_note=preview_note(turn, board.preview),
         sounds=session.motion.sounds if session.sound else (),
     )
 

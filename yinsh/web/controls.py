@@ -18,6 +18,9 @@ handlers are attached with :func:`~yinsh.web.dom.listen`, which does that after 
   session (:meth:`~yinsh.page.session.Session.point_to`), which previews what acting there does.
 - Keys: the arrows move the keyboard's focus from point to point along the board's lines
   (:func:`~yinsh.page.access.neighbour`), Enter and Space act on it, Escape cancels.
+- The input used last sets the session's input mode, whose words the page says
+  (:mod:`yinsh.page.words`): a key pressed, the keyboard's; a press on the board, the pointer's
+  (touch on a touch screen with no mouse, else the mouse).
 """
 
 from __future__ import annotations
@@ -28,12 +31,13 @@ from ..page.access import neighbour, row_for_key, rows_through
 from ..page.preview import row_at
 from ..page.session import Session
 from ..page.status import status
+from ..page.words import KEYBOARD, MOUSE, TOUCH
 from ..render import UNIT, nearest_point, point_xy
 from ..turn import Phase
 from .dom import element, find, window
 from .view import View
 
-__all__ = ["BoardInput", "DRAG_THRESHOLD_PX", "TOUCH_TARGET_PX", "TOUCH_ONLY"]
+__all__ = ["BoardInput", "DRAG_THRESHOLD_PX", "TOUCH_TARGET_PX", "TOUCH_ONLY", "MODIFIER_KEYS"]
 
 DRAG_THRESHOLD_PX = 6
 TOUCH_TARGET_PX = 44
@@ -42,6 +46,8 @@ point (the nearest one where targets overlap, as they do on a phone: points are 
 TOUCH_ONLY = "(hover: none) and (pointer: coarse)"
 """The media query of a touch screen with no mouse: the page then says "tap" (and hides the
 keyboard shortcuts' button, in yinsh.css)."""
+MODIFIER_KEYS = ("Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock")
+"""Keys that, pressed alone, say nothing about how the person plays (the mode stays)."""
 
 
 class BoardInput:
@@ -54,7 +60,9 @@ class BoardInput:
         self.board = view.board
         self.drag: dict | None = None
         self.suppress_click = False
-        session.set_touch(bool(window.matchMedia(TOUCH_ONLY).matches))
+        self.pointer_mode = TOUCH if bool(window.matchMedia(TOUCH_ONLY).matches) else MOUSE
+        """The input mode of a press on the board: touch on a touch screen with no mouse."""
+        session.set_input_mode(self.pointer_mode)
 
     def attach(self, listen) -> None:
         """``listen(target, event, handler)`` attaches each handler (see :func:`yinsh.web.dom.listen`)."""
@@ -112,9 +120,16 @@ class BoardInput:
 
     # ------------------------------------------------------------------ keys
 
+    def note_key(self, event) -> None:
+        """A key was pressed (on the board or anywhere on the page): the words become the
+        keyboard's."""
+        if str(event.key) not in MODIFIER_KEYS:
+            self.session.set_input_mode(KEYBOARD)
+
     def on_key(self, event) -> None:
         """The board's keys (the board has the focus): arrows move the focus along the lines,
         Enter and Space act on the focused point as a click would."""
+        self.note_key(event)  # the arrows go no further than the board
         if event.ctrlKey or event.altKey or event.metaKey:
             return
         key = str(event.key)
@@ -168,6 +183,7 @@ class BoardInput:
     # ------------------------------------------------------------------ dragging a ring
 
     def on_pointer_down(self, event) -> None:
+        self.session.set_input_mode(self.pointer_mode)
         self.suppress_click = False
         self.drag = None
         self.board.classList.remove("keyboard")

@@ -336,6 +336,7 @@ class App:
         target = event.target
         if find(target, "input, textarea, select, [contenteditable], dialog[open]") is not None:
             return  # typing, or a dialog: its keys are its own
+        self.controls.note_key(event)
         key = str(event.key)
         session = self.session
         if (event.ctrlKey or event.metaKey) and not event.altKey and key.lower() in ("z", "y"):

@@ -3,7 +3,8 @@
 :meth:`View.draw` is the only way the page changes what it shows. It starts no work of its
 own: it compares each part of the status with what it drew last (one cache, :attr:`View.shown`)
 and touches the DOM only where something changed. The board is redrawn when its
-:func:`~yinsh.render.board_svg` arguments change; a change's animation (a ring sliding,
+:class:`~yinsh.picture.Picture` changes, but for its preview (the move under the pointer),
+whose layer alone is drawn again (:func:`~yinsh.render.preview_layer`); a change's animation (a ring sliding,
 markers flipping, a computer's move drawn step by step) plays once, by the status's
 :class:`~yinsh.page.session.Motion` token. What a screen reader is told goes through one
 polite live region (:class:`~yinsh.page.access.Announcer` says what happened).
@@ -24,7 +25,7 @@ from ..board import WINDOWS, point_name
 from ..page.access import START_POINT, Announcer
 from ..page.graph import eval_graph_svg
 from ..page.status import Status
-from ..render import Animation, board_svg, escape, point_xy, preview_svg
+from ..render import Animation, board_svg, escape, point_xy, preview_layer
 from .audio import AUDIO
 from .dom import create_proxy, document, element, warn, window
 
@@ -128,12 +129,13 @@ class View:
         if fresh and status.sounds:
             AUDIO.play(status.sounds)
             self.root.setAttribute("data-sounds", " ".join(status.sounds))
-        if not self._changed("board", status.board) and not fresh:
+        resting = status.board._replace(preview=None)  # the preview's layer is drawn on its own
+        if not self._changed("board", resting) and not fresh:
             return
         if fresh and motion.frames and status.reviewing is None:
             asyncio.create_task(self.play_frames(motion.frames))
             return
-        self.set_board(board_svg(status.board._replace(animation=motion.animate if fresh else Animation.NONE)))
+        self.set_board(board_svg(resting._replace(animation=motion.animate if fresh else Animation.NONE)))
 
     def forget_board(self) -> None:
         """Draw the board again at the next :meth:`draw` (something else changed it)."""
@@ -147,10 +149,11 @@ class View:
 
     def draw_preview(self, status: Status) -> None:
         """Draw what the move or row under the pointer (or the keyboard's focus) would do over
-        the board, without redrawing it (a dragged ring stays lifted): the overlay of
-        :func:`~yinsh.render.preview_svg`, and the testing hooks ``data-preview="ring"`` on the
-        landing point, ``"flip"`` on each marker it would flip, ``"row"`` on the row's five."""
-        preview = status.preview
+        the board, without redrawing it (a dragged ring stays lifted): the picture's preview
+        layer (:func:`~yinsh.render.preview_layer`, where :func:`~yinsh.render.board_svg` draws
+        it: after the pieces, before the points), and the testing hooks ``data-preview="ring"``
+        on the landing point, ``"flip"`` on each marker it would flip, ``"row"`` on the row's five."""
+        preview = status.board.preview
         if not self._changed("preview", preview):
             return
         svg = element(self.board.querySelector("svg"))
@@ -164,7 +167,7 @@ class View:
         hits = element(svg.querySelector(".yb-hits"))
         if preview is None or hits is None:
             return
-        hits.insertAdjacentHTML("beforebegin", preview_svg(status.board.position, **preview.board()))
+        hits.insertAdjacentHTML("beforebegin", preview_layer(status.board))
         marks = [(f'[data-marker="{point_name(p)}"]', "flip") for p in preview.flips]
         if preview.ring is not None:
             marks.append((f'[data-point="{point_name(preview.ring)}"]', "ring"))
