@@ -169,7 +169,8 @@ def test_the_focused_point_is_ringed_and_escape_cancels(game_page):
 def test_a_key_pressed_switches_the_words_to_the_keyboard_s(game_page):
     """The line under the prompt names the input used last: the pointer's words after a click
     (the mouse's, or a touch screen's where the device has no mouse: headless Chromium may say
-    so), the keyboard's once a key is pressed, the pointer's again after the next click."""
+    so), the keyboard's once a key is pressed, the pointer's again after the next press, on the
+    board or beside it."""
     game_page.open(record=NOTATION_EXAMPLE)
     page = game_page.page
     game_page.click_point("h7")  # the pointer picks a ring
@@ -187,6 +188,10 @@ def test_a_key_pressed_switches_the_words_to_the_keyboard_s(game_page):
     page.keyboard.press("Escape")  # the page's key, not the board's: the words stay the keyboard's
     assert game_page.board("phase") == "pick-ring"
     assert game_page.text("#detail").startswith("Move to one of your rings with the arrow keys")
+    page.mouse.click(5, 400)  # a press beside the board, on the page: the pointer's words again
+    page.wait_for_function("!document.getElementById('detail').textContent.includes('arrow keys')")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.getElementById('detail').textContent.includes('arrow keys')")
     game_page.click_point("h7")
     page.wait_for_function("t => document.getElementById('detail').textContent === t", arg=by_pointer)
 

@@ -182,8 +182,12 @@ class BoardInput:
 
     # ------------------------------------------------------------------ dragging a ring
 
-    def on_pointer_down(self, event) -> None:
+    def note_pointer(self) -> None:
+        """A press (on the board or anywhere on the page): the words become the pointer's again."""
         self.session.set_input_mode(self.pointer_mode)
+
+    def on_pointer_down(self, event) -> None:
+        self.note_pointer()
         self.suppress_click = False
         self.drag = None
         self.board.classList.remove("keyboard")

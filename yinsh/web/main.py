@@ -184,6 +184,7 @@ class App:
         listen(document.getElementById("panel"), "click", self.on_panel_click)
         listen(document.getElementById("banner"), "click", self.on_panel_click)
         listen(document, "keydown", self.on_key)
+        listen(document, "pointerdown", self.on_press)
         listen(window, "hashchange", self.on_hash_change)
         listen(document.getElementById("live-chat"), "submit", self.on_live_chat)
         listen(document.getElementById("live-dialog"), "click", self.on_live_dialog)
@@ -331,6 +332,13 @@ class App:
             current = element(document.querySelector("#moves [aria-current]"))
             if current is not None:
                 current.focus()
+
+    def on_press(self, event) -> None:
+        """A press anywhere on the page: the words are the pointer's again (a press on the
+        board is its own, and draws the board)."""
+        if self.session.input_mode != self.controls.pointer_mode and find(event.target, "#board") is None:
+            self.controls.note_pointer()
+            self.refresh()
 
     def on_key(self, event) -> None:
         target = event.target
