@@ -22,7 +22,7 @@ from ..game import COLORS, Game
 from ..link import decode_game, encode_game
 from ..scan import lower, strip
 from ..state import apply_move, legal_moves
-from .saved import SavedGameError, saved_from_json
+from .saved import SavedGame, SavedGameError, saved_from_json
 from .settings import REMOTE, Settings, ai_level, settings_from_params
 from .urls import quote, read_params
 from .words import shorten
@@ -91,45 +91,10 @@ def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
         params, unreadable = {}, str(exc)
     settings, problems = settings_from_params(params, stored)
     notices += problems
-    restored, set_aside = None, None
-    if saved:
-        try:
-            restored = saved_from_json(saved)
-        except SavedGameError as exc:
-            set_aside = saved
-            fresh = "" if _names_a_game(params) else " A new game has started."
-            notices.append(f"Your saved game could not be read: {shorten(str(exc))}. It is kept aside.{fresh}")
-    in_progress = current or ((restored.game, restored.settings) if restored else None)
-    you = lower(strip(params.get("you", "")))
-
-    def setup(game: Game, chosen: Settings, source: str) -> PageSetup:
-        previous = None
-        if in_progress and replaces_game_in_progress(game, in_progress[0]):
-            previous = in_progress
-        elif in_progress and source == "link" and you in COLORS and not in_progress[0].result:
-            chosen_here = moves_chosen_for(you, game, in_progress[0])
-            if chosen_here and in_progress[0].moves:
-                previous = in_progress  # an opponent's link brings their moves only: ask first
-                notices.append(f"The link also plays for you ({capitalize(you)}: {', '.join(chosen_here)}), "
-                               "not only your opponent's moves.")
-        if chosen.white == chosen.black == REMOTE:
-            notices.append("Both sides play by link on their own devices: nobody plays on this page, "
-                           "it only shows the game.")
-        return PageSetup(game, chosen.players, notices, chosen, source, set_aside, previous)
-
-    def keep(problem: str) -> PageSetup:
-        """The link is refused: the game in progress stays (the page's, else the saved one)."""
-        if current:
-            kept, source, stays = current, "current", "The game stays as it was."
-        elif restored:
-            kept, source, stays = (restored.game, restored.settings), "saved", "Your saved game is open."
-        else:
-            kept, source, stays = (Game(settings.variant), settings), "new", "A new game has started."  # type: ignore
-        notices.append(f"{problem} {stays}")
-        return PageSetup(kept[0], kept[1].players, notices, kept[1], source, set_aside, None)
-
+    restored, set_aside = _read_saved(saved, params, notices)
+    opening = _Opening(settings, notices, current, restored, set_aside, lower(strip(params.get("you", ""))))
     if unreadable is not None:
-        return keep(f"Could not read the link ({shorten(unreadable)}).")
+        return opening.keep(f"Could not read the link ({shorten(unreadable)}).")
     sources = [(key, strip(params.get(key, ""))) for key in ("g", "record", "position")]
     given = [(key, value) for key, value in sources if value]
     if len(given) > 1:
@@ -139,15 +104,72 @@ def open_page(search: str = "", hash_: str = "", stored: Settings | None = None,
         try:
             game = _link_game(what, text, params)
         except (YinshError, ValueError) as exc:
-            return keep(f"Could not open the {_FORM_NAMES[what]} in the link ({shorten(str(exc))}).")
+            return opening.keep(f"Could not open the {_FORM_NAMES[what]} in the link ({shorten(str(exc))}).")
         if "variant" not in params:
             settings = settings._replace(variant=game.variant)  # a new game goes on with the link's rules
-        return setup(game, settings, "link")
+        return opening.setup(game, settings, "link")
     if any(key in params for key, _ in sources):
         notices.append("The link's game is empty: a new game has started.")
     elif restored and not _names_a_game(params):
-        return setup(restored.game, restored.settings, "saved")
-    return setup(Game(settings.variant), settings, "new")  # type: ignore[arg-type]
+        return opening.setup(restored.game, restored.settings, "saved")
+    return opening.setup(Game(settings.variant), settings, "new")  # type: ignore[arg-type]
+
+
+def _read_saved(saved: str | None, params: dict[str, str], notices: list[str]) -> tuple[SavedGame | None, str | None]:
+    """The saved game, and the saved text set aside when it cannot be read (a notice says so)."""
+    if not saved:
+        return None, None
+    try:
+        return saved_from_json(saved), None
+    except SavedGameError as exc:
+        fresh = "" if _names_a_game(params) else " A new game has started."
+        notices.append(f"Your saved game could not be read: {shorten(str(exc))}. It is kept aside.{fresh}")
+        return None, saved
+
+
+class _Opening:
+    """What :func:`open_page` answers with, once it knows the link's settings, the notices so far,
+    the game in progress (the page's ``current``, else the ``restored`` saved game) and the
+    colour the link says is ``you``'s."""
+
+    def __init__(self, settings: Settings, notices: list[str], current: tuple[Game, Settings] | None,
+                 restored: SavedGame | None, set_aside: str | None, you: str) -> None:
+        self.settings = settings
+        self.notices = notices
+        self.current = current
+        self.restored = restored
+        self.in_progress = current or ((restored.game, restored.settings) if restored else None)
+        self.set_aside = set_aside
+        self.you = you
+
+    def setup(self, game: Game, chosen: Settings, source: str) -> PageSetup:
+        """The page opens ``game`` (from ``source``) with ``chosen`` settings; ``previous`` is the
+        game in progress when it would be replaced without being continued: ask first."""
+        previous, in_progress, you = None, self.in_progress, self.you
+        if in_progress and replaces_game_in_progress(game, in_progress[0]):
+            previous = in_progress
+        elif in_progress and source == "link" and you in COLORS and not in_progress[0].result:
+            chosen_here = moves_chosen_for(you, game, in_progress[0])
+            if chosen_here and in_progress[0].moves:
+                previous = in_progress  # an opponent's link brings their moves only: ask first
+                self.notices.append(f"The link also plays for you ({capitalize(you)}: {', '.join(chosen_here)}), "
+                                    "not only your opponent's moves.")
+        if chosen.white == chosen.black == REMOTE:
+            self.notices.append("Both sides play by link on their own devices: nobody plays on this page, "
+                                "it only shows the game.")
+        return PageSetup(game, chosen.players, self.notices, chosen, source, self.set_aside, previous)
+
+    def keep(self, problem: str) -> PageSetup:
+        """The link is refused: the game in progress stays (the page's, else the saved one)."""
+        if self.current:
+            kept, source, stays = self.current, "current", "The game stays as it was."
+        elif self.restored:
+            kept, source, stays = (self.restored.game, self.restored.settings), "saved", "Your saved game is open."
+        else:
+            settings = self.settings
+            kept, source, stays = (Game(settings.variant), settings), "new", "A new game has started."  # type: ignore
+        self.notices.append(f"{problem} {stays}")
+        return PageSetup(kept[0], kept[1].players, self.notices, kept[1], source, self.set_aside, None)
 
 
 def _names_a_game(params: dict[str, str]) -> bool:
