@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Start-up of the built site in headless Chromium, next to bare PyScript pages: ``make bench-web``.
 
-    .venv/bin/python scripts/bench_web.py [--runs 3] [--variants] [--json test-artifacts/bench-web.json]
+    .venv/bin/python scripts/bench_web.py [--runs 3] [--variants] [--pages game-ai,bare-pyodide] [--json out.json]
 
 One run builds the site (``yinsh.site.build_site``) into a temporary folder, adds copies of
 ``bench/bare-mpy.html`` and ``bench/bare.html`` (bare PyScript pages on MicroPython and on
@@ -274,7 +274,8 @@ def run(runs: int, variants: bool, only: set[str] | None = None) -> tuple[dict, 
                                 if visit_name == "repeat":
                                     page.goto("about:blank")
                                 start = traffic.mark()
-                                figures = visit(page, servers[headers][1] + path, kind=kind, ai=name.startswith("game-ai"),
+                                figures = visit(page, servers[headers][1] + path, kind=kind,
+                                                ai=name.startswith("game-ai"),
                                                 wait_sw=kind != "bare" and sw == "allow" and visit_name == "first")
                                 page.wait_for_timeout(300)  # requests still in flight
                                 figures.update(traffic.since(start, figures.get("ready_at")))
@@ -357,8 +358,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs (fresh profiles) per page (default 3)")
     parser.add_argument("--variants", action="store_true",
-                        help="also the game page without service worker, and without service worker and cache headers, and the "
-                             "game against the computer without service worker")
+                        help="also the game page without service worker, and without service worker and cache "
+                             "headers, and the game against the computer without service worker")
     parser.add_argument("--pages", help="only these pages, comma-separated (names as in the table, variants too)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     args = parser.parse_args(argv)
