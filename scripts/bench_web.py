@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Start-up of the built site in headless Chromium, next to bare PyScript pages: ``make bench-web``.
 
-    .venv/bin/python scripts/bench_web.py [--runs 3] [--variants] [--json test-artifacts/bench-web.json]
+    .venv/bin/python scripts/bench_web.py [--runs 3] [--variants] [--pages game-ai,bare-pyodide] [--json out.json]
 
 One run builds the site (``yinsh.site.build_site``) into a temporary folder, adds copies of
 ``bench/bare-mpy.html`` and ``bench/bare.html`` (bare PyScript pages on MicroPython and on
@@ -246,7 +246,7 @@ def visit(page, url: str, *, kind: str, ai: bool, wait_sw: bool) -> dict:
     return figures
 
 
-def run(runs: int, variants: bool) -> tuple[dict, dict]:
+def run(runs: int, variants: bool, only: set[str] | None = None) -> tuple[dict, dict]:
     from playwright.sync_api import sync_playwright
 
     samples: dict[str, dict[str, list]] = {}
@@ -258,7 +258,10 @@ def run(runs: int, variants: bool) -> tuple[dict, dict]:
         pages = [(name, path, kind, True, "allow") for name, (path, kind) in PAGES.items()]
         if variants:
             pages += [("game-no-sw", "index.html", "game", True, "block"),
-                      ("game-no-sw-no-headers", "index.html", "game", False, "block")]
+                      ("game-no-sw-no-headers", "index.html", "game", False, "block"),
+                      ("game-ai-no-sw", PAGES["game-ai"][0], "game", True, "block")]
+        if only:
+            pages = [page for page in pages if page[0] in only]
         try:
             with sync_playwright() as playwright:
                 for i in range(runs):
@@ -271,7 +274,8 @@ def run(runs: int, variants: bool) -> tuple[dict, dict]:
                                 if visit_name == "repeat":
                                     page.goto("about:blank")
                                 start = traffic.mark()
-                                figures = visit(page, servers[headers][1] + path, kind=kind, ai=name == "game-ai",
+                                figures = visit(page, servers[headers][1] + path, kind=kind,
+                                                ai=name.startswith("game-ai"),
                                                 wait_sw=kind != "bare" and sw == "allow" and visit_name == "first")
                                 page.wait_for_timeout(300)  # requests still in flight
                                 figures.update(traffic.since(start, figures.get("ready_at")))
@@ -319,6 +323,9 @@ def summary(samples: dict) -> dict:
         if a and b:
             target = " (target ≤ 1.15)" if visit != "reload" else ""
             out["ratios"][f"computer ready {visit} / bare-pyodide {visit}{target}"] = round(a / b, 3)
+        a = median(f"game-ai-no-sw/{visit}", "ai")
+        if a and b:
+            out["ratios"][f"computer ready without service worker {visit} / bare-pyodide {visit}"] = round(a / b, 3)
     return out
 
 
@@ -351,10 +358,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs (fresh profiles) per page (default 3)")
     parser.add_argument("--variants", action="store_true",
-                        help="also the game page without service worker, and without service worker and cache headers")
+                        help="also the game page without service worker, and without service worker and cache "
+                             "headers, and the game against the computer without service worker")
+    parser.add_argument("--pages", help="only these pages, comma-separated (names as in the table, variants too)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     args = parser.parse_args(argv)
-    samples, built = run(args.runs, args.variants)
+    samples, built = run(args.runs, args.variants, set(args.pages.split(",")) if args.pages else None)
     result = summary(samples)
     result["site"] = built
     result["load_average"] = os.getloadavg()

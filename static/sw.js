@@ -11,9 +11,11 @@
      through a deploy can serve a mix of two releases: then the install fails, the browser
      retries on a later visit and the previous release stays in use) and store it in one
      cache named after the build, with the right MIME type whatever the host sent.
-   - fetch: the page and its files are answered from that cache; a file of "later" or "live" the first
-     time it is asked for is fetched, checked and stored the same way (so the computer plays
-     offline once it has played once); anything else goes to the network. Only same-origin GET
+   - fetch: the page and its files are answered from that cache; a file of "live" the first
+     time it is asked for is fetched, checked and stored the same way; the computer player's
+     runtime ("later") comes from the network (the HTTP cache) first and from this cache only
+     when that fails (it is stored once the computer has started: the computer plays offline
+     once it has played once); anything else goes to the network. Only same-origin GET
      requests inside this worker's scope are answered.
    - activate: a new release takes over once no tab runs the old one (the usual service worker
      life cycle: a page never sees files of two releases), then deletes the caches of older
@@ -79,16 +81,6 @@ async function store(cache, url, expected) {
 }
 
 self.addEventListener("install", (event) => {
-  // The computer player's runtime ("later": Pyodide's wasm, its standard library) is raced
-  // between the network (the HTTP cache, where the host's headers keep it for good) and this
-  // worker's cache (offline): a wasm module from the HTTP cache comes with the code V8 compiled
-  // from it last time, one from Cache Storage is compiled again, which made the computer ready
-  // seconds later on a repeat visit. Chromium's static routes; elsewhere, the fetch handler.
-  if (event.addRoutes && typeof URLPattern === "function" && LATER.size) {
-    event.waitUntil(event.addRoutes(Array.from(LATER.keys(), (url) => ({
-      condition: {urlPattern: new URLPattern(url)}, source: "race-network-and-fetch-handler"})))
-      .catch((error) => console.warn("YINSH: no static routes:", error)));
-  }
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     await Promise.all(RELEASE.files.map(([url, expected]) => store(cache, url, expected)));
@@ -104,9 +96,10 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-// "keep-later": the page's computer player started before this worker controlled the page, so
-// its runtime never came through here: store it now (mostly from the HTTP cache). "keep-live":
-// the same for a live room's files.
+// "keep-later": the page's computer player has started, its runtime fetched from the network
+// (or before this worker controlled the page): store it now, from the HTTP cache, unless it is
+// already kept. "keep-live": the same for a live room's files (a room opened before this worker
+// controlled the page).
 async function keep(files) {
   const cache = await caches.open(CACHE);
   await Promise.all(Array.from(files, ([url, expected]) => store(cache, url, expected)));
@@ -141,10 +134,25 @@ async function answer(request, url) {
   return hit || fetch(request);
 }
 
+// The computer player's runtime: the network first (in practice the HTTP cache, where the
+// host's headers keep these versioned files for good), this worker's cache when that fails
+// (offline). Chromium keeps the code V8 compiled from a wasm module beside the response it came
+// from, and reuses it for a response from the HTTP cache (passed through here untouched), not
+// for one answered from Cache Storage: served from there, Pyodide's 9.6 MB module was compiled
+// again on every visit, seconds on a slow machine. The page stores these files once the
+// computer is ready ("keep-later"), so the first offline game finds them.
+async function networkFirst(request, url) {
+  // Known to be offline: straight to the cache (no request bound to fail).
+  const response = self.navigator.onLine ? await fetch(request).catch(() => null) : null;
+  if (response && response.ok) return response;
+  const hit = await (await caches.open(CACHE)).match(url.href);
+  return hit || response || fetch(request);  // neither: the network's own failure
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return;
-  event.respondWith(answer(request, url));
+  event.respondWith(COMPUTER.has(url.href) ? networkFirst(request, url) : answer(request, url));
 });

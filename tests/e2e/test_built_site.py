@@ -277,7 +277,7 @@ def test_offline_a_game_between_people_and_the_embed(site: Site, context: Any) -
 def test_offline_the_computer_plays_once_it_has_played(site: Site, context: Any) -> None:
     """The computer player's Pyodide is kept once it is used (here by a first visit that starts
     it before the service worker controls the page), and nothing of live play with it; then
-    the computer answers offline."""
+    the computer answers offline and its worker starts from the offline copy."""
     recorder = Recorder(context, site.url)
     page = recorder.page()
     page.goto(site.url + "?white=human&black=ai-1")
@@ -302,6 +302,9 @@ def test_offline_the_computer_plays_once_it_has_played(site: Site, context: Any)
                            timeout=AI_TIMEOUT_MS)
     moves = Game.from_record(record(page)).moves
     assert [str(m) for m in moves][:1] == ["e5"] and len(moves) == 2, record(page)
+    # The placement came from the page itself; the worker starts offline too (its runtime
+    # from the service worker's cache, the network failing).
+    page.wait_for_selector("html[data-yinsh-ai-ready]", state="attached", timeout=AI_TIMEOUT_MS)
     recorder.check()
 
 

@@ -43,8 +43,9 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
     or 410 from the host itself, not a failed network), the offline copy is retired: the
     registration and this site's caches go, and the next visit comes from the host. When the
     computer player's worker is up (``data-yinsh-ai-ready``) and the service worker is active,
-    the page asks it to keep the worker's runtime too (``keep-later``): a worker started before
-    the service worker controlled the page fetched it past the service worker. Likewise a live
+    the page asks it to keep the worker's runtime too (``keep-later``): the service worker
+    lets the network (the HTTP cache) answer for it while online, and a worker started before
+    it controlled the page fetched it past it. Likewise a live
     room's files once a room is open (``data-live-room``, ``keep-live``).
 
     The page's manifest link waits in ``<template id="yinsh-manifest">`` (the builder puts it
