@@ -11,6 +11,9 @@ HOST ?= 127.0.0.1
 DIST ?= dist
 # `make site RELAY=wss://relay.example.org`: the live rooms' relay the built site names (live.json).
 RELAY ?=
+# `make test` runs the suite in this many processes (each with its own page server and browser; a
+# module's tests stay together, so a page shared by a module is booted once). At most 4.
+TEST_JOBS ?= $(shell $(PYTHON) -c 'import os; print(min(4, os.cpu_count() or 1))')
 
 .PHONY: setup play test test-fast bench bench-micropython bench-live site serve-site bench-web chromium clean
 
@@ -52,11 +55,11 @@ play: static/vendor/.installed $(VENV)/.relay
 	$(PYTHON) -m yinsh serve --port $(PORT) --host $(HOST) --relay
 
 test: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile
 
 # Everything but the browser tests (rules, session, formats, MicroPython lane, lint): under two minutes.
 test-fast: setup
-	$(PY) -m pytest -m "not e2e"
+	$(PY) -m pytest -n $(TEST_JOBS) --dist loadfile -m "not e2e"
 
 bench: $(VENV)/.installed
 	$(PY) -m yinsh bench --ai

@@ -1,7 +1,8 @@
 """The instant page (issue 11): MicroPython on the main thread, Pyodide only for the computer.
 
-- a whole game between two people, by clicks, never asks for a file of Pyodide or of the
-  computer player (its worker, its configuration, the AI's modules);
+- a whole game between two people, by clicks (the markers running out: the pool's count and
+  warning, the result), never asks for a file of Pyodide or of the computer player (its
+  worker, its configuration, the AI's modules);
 - against the computer, the person's placements are accepted while the computer's worker is
   still held back (its configuration is not served yet) and the computer answers each at once:
   the page makes the computer's ring placements itself (issue 21); it says the computer is
@@ -16,12 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers import DATA
+from games import SCENARIOS
 from pages import GamePage, RecordedPage, wait_for_person
 from test_embed import EXAMPLE, wait_ready
 
 from yinsh.game import Game
-from yinsh.record import read_records
+from yinsh.state import pool
 from yinsh.web.client import WORKER_CONFIG
 
 #: What only the computer player loads (the page itself has the AI's placement rule).
@@ -42,17 +43,35 @@ class Requests:
 
 
 def test_a_game_between_two_people_never_asks_for_pyodide(chromium_browser: Any, site_url: str) -> None:
-    game = next(r.game for r in read_records((DATA / "scenarios.ygn").read_text(encoding="utf-8"))
-                if r.tags.get("Scenario") == "out of markers")
+    """The markers run out: the pool counts down and warns from ten on, the result is said, a
+    press inside a dialog leaves it in place, and nothing of the computer was ever asked for."""
+    game = SCENARIOS["out of markers"]
     with GamePage(chromium_browser, site_url) as page:
         requests = Requests(page)
         page.open()
         replay = Game()
+        warned = False
         for move in game.moves:
             page.play(move)
             replay.push(move)
             page.wait_record(replay.record())
-        assert page.board("result") == game.result and page.text("#banner-title")
+            left = pool(replay.state)
+            assert page.text("#pool-count") == str(left)
+            assert page.page.locator("#pool-warning").is_visible() == (left <= 10), left
+            warned |= left <= 10
+        assert warned
+        assert page.board("result") == game.result == "0-1"
+        assert page.text("#banner-title") == "Black wins"
+        assert page.text("#banner-text") == "The markers ran out, Black removed 1 ring to 0"
+        assert page.text("#pool-count") == "0"
+        # a press inside a dialog answers the dialog and leaves the result where it is
+        page.page.locator("body").focus()
+        page.page.keyboard.press("?")
+        keys = page.page.locator("#keys-dialog")
+        keys.wait_for(state="visible")
+        page.page.click("#keys-dialog #keys-title")
+        page.page.click("#keys-dialog button[data-action=close-keys]")
+        assert keys.is_hidden() and page.page.locator("#banner").is_visible()
         assert not computer_requests(requests.urls), computer_requests(requests.urls)
         assert page.page.get_attribute("html", "data-ai") == ""
         assert page.take_problems() == []

@@ -21,10 +21,9 @@ from yinsh.board import parse_point, point_name
 from yinsh.game import Game
 from yinsh.move import Move
 from yinsh.render import static_board_svg
-from yinsh.state import WHITE, make_state, pool
+from yinsh.state import WHITE, make_state
 
 BOOT_TIMEOUT_MS = 60_000
-OUT_OF_MARKERS = SCENARIOS["out of markers"]
 
 
 def position_of(state, ply: int = 40) -> str:
@@ -127,36 +126,6 @@ def test_brave_combo_dumbot_played_by_clicks(game_page):
     game_page.page.click("#banner button[data-action=new-game]")
     game_page.wait_record("")
     assert not banner.is_visible()
-
-
-def test_out_of_markers_played_by_clicks(game_page):
-    game_page.open()
-    replay = Game()
-    warned = False
-    for move in OUT_OF_MARKERS.moves:
-        game_page.play(move)
-        replay.play(move)
-        game_page.wait_record(replay.record())
-        left = pool(replay.state)
-        assert game_page.text("#pool-count") == str(left)
-        warning = game_page.page.locator("#pool-warning")
-        assert warning.is_visible() == (left <= 10), left
-        warned |= left <= 10
-    assert warned
-    assert game_page.board("record") == OUT_OF_MARKERS.record()
-    assert game_page.board("result") == "0-1"
-    assert game_page.text("#banner-title") == "Black wins"
-    assert game_page.text("#banner-text") == "The markers ran out, Black removed 1 ring to 0"
-    assert game_page.text("#pool-count") == "0"
-    # a press inside a dialog answers the dialog and leaves the result where it is
-    page = game_page.page
-    page.locator("body").focus()
-    page.keyboard.press("?")
-    keys = page.locator("#keys-dialog")
-    keys.wait_for(state="visible")
-    page.click("#keys-dialog #keys-title")
-    page.click("#keys-dialog button[data-action=close-keys]")
-    assert keys.is_hidden() and page.locator("#banner").is_visible()
 
 
 # --------------------------------------------------------------------------- rows
