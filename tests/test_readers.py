@@ -178,7 +178,7 @@ def _split_line_by_line(text, max_chars=MAX_TEXT_CHARS, max_games=MAX_GAMES):
 
 _PIECES = ["[White \"A\"]", "[Game \"1\"]", "[x{", "[}", "1.e3", "2.a5 3.b5", "{", "}", "{a}", "{ {", "} {", "#",
            "# {", "%", "%}", "[", " ", "\t", "\u00a0", "\u2028", "\x1c", "\u3000", "\ufeff", "{c\u00e9}", "(;", "1-0",
-           "[Result \"1-0\"] {", "e3"]
+           "[Result \"1-0\"] {", "e3", "{\ud800", "\udc00"]
 _BREAKS = ["\n", "\r\n", "\r", "\n\n", " \n ", "\n\u00a0\n"]
 
 
@@ -203,3 +203,34 @@ def test_the_splitter_reads_comments_over_lines_and_drops_what_lies_outside():
     assert split_records(text) == ['[White "A"]\n1.e3 {a\n\n[Variant "blitz"]\n# x\n} 2.a5',
                                    '[x {\n[White "B"]\n1.f5']
     assert split_records(text) == _split_line_by_line(text)
+
+
+_TAG_PIECES = ["[", "]", " ", "\t", '"', "\\", "\\\\", '\\"', "White", "Ev_1", "é", "\u3000", "x", "\r", "{", "1-0",
+               '\\"]', '"]', '\\\\"]']
+
+
+@given(st.lists(st.sampled_from(_TAG_PIECES), max_size=14), st.sampled_from(["", "[White ", '[Event "']))
+@settings(max_examples=1000, deadline=None)
+def test_a_tag_pair_reads_as_the_step_by_step_reading_does(pieces, head):
+    line = head + "".join(pieces)
+    try:
+        expected = pgn._tag_pair_stepwise(line)
+    except NotationError as exc:
+        with pytest.raises(NotationError, match=re.escape(str(exc))):
+            pgn._tag_pair(line)
+    else:
+        assert pgn._tag_pair(line) == expected
+
+
+@pytest.mark.parametrize("value", ["", "x", '\\"' * 1000, "\\\\" * 1000, "é\\é" * 300, '\\\\\\"' * 300, '\\"' * 1001,
+                                   "\\" * 1999 + '"', "a" * 1000 + "\\é", "a" * 1001, "a\\", "\\\\\\", 'a"b',
+                                   'a\\\\"b', '\\""'])
+def test_a_long_tag_value_reads_as_the_step_by_step_reading_does(value):
+    line = f'[Event "{value}"]'
+    try:
+        expected = pgn._tag_pair_stepwise(line)
+    except NotationError as exc:
+        with pytest.raises(NotationError, match=re.escape(str(exc))):
+            pgn._tag_pair(line)
+    else:
+        assert pgn._tag_pair(line) == expected
