@@ -199,6 +199,9 @@ CALLS: list[tuple[str, list]] = [
     ("splits", [_pasted_texts(), 100]),
     ("splits", [_pasted_texts(100), 2]),
     ("tag_pairs", [_tag_lines()]),
+    ("spaces", [["Ann \u2013 Bo" + c + "\u00e9\u00a0" + c * 2 for c in
+                 "\x00\x1b\n\x7f\x85\x9f\u061c\u200b\u200f\u2028\u202e\u2060\u2066\u2069\ufeff\u2010\u202f\u206a"]
+                + ['"' * 1000 + " \u2013 " + "\u202e" * 500]]),
     ("positions_read", [["Y1A6L" + c for c in UNICODE_SPACES] + [c + "Y1A6L" for c in UNICODE_SPACES]]),
     # issue 13's hostile inputs and the largest the limits let through, each at its door (not
     # those refused by their length alone, the same check everywhere: 5 MB would slow the lane)

@@ -16,7 +16,7 @@ from yinsh.__main__ import main
 from yinsh.limits import MAX_GAMES, MAX_TEXT_CHARS, too_long
 from yinsh.page.records import import_error_message, list_import, record_title
 from yinsh.record import read_record, read_records, split_records, write_record
-from yinsh.scan import SPACES, lower, strip, visible, words
+from yinsh.scan import SPACES, lower, strip, visible, visible_stepwise, words
 
 sys.path.insert(0, str(Path(__file__).parent / "mpy_lane"))
 import probes  # noqa: E402  (the lane's probes: the same readers, asked the same way)
@@ -234,3 +234,13 @@ def test_a_long_tag_value_reads_as_the_step_by_step_reading_does(value):
             pgn._tag_pair(line)
     else:
         assert pgn._tag_pair(line) == expected
+
+
+_SHOWN_CHARS = ("aZ –é\u00a0\u00c2\u0080\x85\x9f\x00\x1b\n\x7f\u061c\u0618\u200b\u200f\u2010\u2028\u202e"
+                "\u202f\u2060\u2066\u2069\u206a\ufeff\ufefe\U0001f600\ud800\udfff")
+
+
+@given(st.text(st.sampled_from(_SHOWN_CHARS) | st.characters(), max_size=30))
+@settings(max_examples=500, deadline=None)
+def test_text_is_made_visible_as_the_step_by_step_reading_does(text):
+    assert visible(text) == visible_stepwise(text)
