@@ -5,9 +5,9 @@
 
 For each paste of ``yinsh bench``'s hostile inputs that the dialog lists (100 games at the
 limits), the text is put in the dialog's field and its ``change`` event fired, as a paste
-does; the figures are those of the work until the list shows: the main thread's CPU time
-(Chromium's ``ThreadTime``, which the machine's load barely moves) and its longest task (the
-long-task observer: what a person feels, and what the load inflates). ``--root`` serves other
+does; the figures are those of the work until the list shows: the main thread's time as
+Chromium counts it (``ThreadTime``; on a loaded machine it tracked the page's own clock) and
+its longest task (the long-task observer: what a person feels). ``--root`` serves other
 copies of the site (an older commit's tree, say) beside this one, each page opened once and
 the runs alternated between them, so that a comparison shares the machine's load. The figures
 are reported, never asserted; the target is no task over 200 ms (issue 23).
@@ -106,13 +106,13 @@ def main() -> None:
                 for index, (page, cdp) in enumerate(pages):
                     figures.setdefault((index, name), []).append(list_once(page, cdp, text))
         browser.close()
-    print(f"Open dialog listing, {args.runs} runs each: CPU ms (median, range); longest task ms (median, range)")
+    print(f"Open dialog listing, {args.runs} runs each: ThreadTime ms (median, range); longest task ms (median, range)")
     for name in texts:
         print(name)
         for index, root in enumerate(roots):
             runs = figures[(index, name)]
             cpu, longest = [r[0] for r in runs], [r[1] for r in runs]
-            print(f"  {str(root):40s} CPU {statistics.median(cpu):6.0f} ({min(cpu):.0f}-{max(cpu):.0f})"
+            print(f"  {str(root):40s} thread {statistics.median(cpu):6.0f} ({min(cpu):.0f}-{max(cpu):.0f})"
                   f"  longest {statistics.median(longest):6.0f} ({min(longest)}-{max(longest)})"
                   f"  games listed {runs[-1][2]}")
 
