@@ -50,8 +50,8 @@ _BOM: Final = "\ufeff"
 _TAG_NAME_BYTES: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _MAX_TAG_NAME: Final = 64
 _BLANKS: Final = b" \t"
-_ASCII_BLANKS: Final = " \t\x0b\x0c"  # with the line breaks, the spaces of MicroPython's strip()
 _DIGITS: Final = frozenset("0123456789")
+_DROPPED: Final = (b"#", b"%")  # what starts a line left out, outside a comment
 
 
 class Record(NamedTuple("Record", [("tags", "dict[str, str]"), ("game", "Game")])):
@@ -143,45 +143,55 @@ def _record_lines(text: str, limited: bool = True) -> list[tuple[bool, str]]:
 
 def _games(text: str, limited: bool, max_games: int | None) -> list[str]:
     """:func:`split_records` of a text that is not SGF: the reading of :func:`_record_lines`
-    (a property test holds it to that) in one short step of Python per line, and searches
-    over the whole text in C for the rest."""
+    (a property test holds it to that) in one short step of Python per line, over the text's
+    UTF-8 bytes: on MicroPython every new ``str`` is first looked up among the interned
+    strings (thousands in the page: a line's ``str`` cost several times its ``bytes``)."""
     text = _one_break(text)
-    lines = _lines(text, limited)
-    if not plain(text):  # MicroPython, and spaces its strip() does not know: strip a copy without them
-        lines = _stripped_like(lines, _lines(_plain_spaces(text), False))
-    games: list[list[str]] = []
-    game: list[str] = []
-    in_comment = in_moves = False
-    too_many = False
-    surrogates = not MICROPYTHON  # a lone surrogate (CPython's str only) in a line with a brace is refused
+    _lines(text, limited)  # the count of lines checked first
+    data = text.encode("utf-8", "surrogatepass")  # a lone surrogate (CPython only) is refused below, as there
+    lines = data.split(b"\n")
+    if (not plain(text)) if MICROPYTHON else any(space in text for space in ODD_SPACES):
+        lines = _stripped_like(lines, _plain_spaces(data).split(b"\n"))
+    games: list[list[bytes]] = []
+    game: list[bytes] = []
+    in_comment = in_moves = too_many = False
+    surrogates = not MICROPYTHON and b"\xed" in data  # U+D000-U+DFFF: maybe a lone surrogate
     for line in lines:
         line = line.strip()
         if in_comment:  # a comment's line is its text, whatever it starts with
             game.append(line)
-            if surrogates and ("{" in line or "}" in line):
-                utf8(line)
-            if "}" in line:
-                in_comment = line.rfind("{") > line.rfind("}")  # the last brace decides (_ends_in_comment)
+            if surrogates and (b"{" in line or b"}" in line):
+                _check_unicode(line)
+            if b"}" in line:
+                in_comment = line.rfind(b"{") > line.rfind(b"}")  # the last brace decides (_ends_in_comment)
         elif not line:
             continue
-        elif line[0] == "[":
+        elif line.startswith(b"["):
             if in_moves:
                 too_many = too_many or len(games) + 1 == max_games  # said once every line is read, as there
                 games.append(game)
                 game = []
                 in_moves = False
             game.append(line)
-        elif line[0] != "#" and line[0] != "%":
+        elif not line.startswith(_DROPPED):
             game.append(line)
             in_moves = True
-            if surrogates and ("{" in line or "}" in line):
-                utf8(line)
-            if "{" in line:
-                in_comment = line.rfind("{") > line.rfind("}")
+            if surrogates and (b"{" in line or b"}" in line):
+                _check_unicode(line)
+            if b"{" in line:
+                in_comment = line.rfind(b"{") > line.rfind(b"}")
     if too_many:
         raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
     games.append(game)
-    return ["\n".join(game) for game in games if game]
+    return [b"\n".join(game).decode("utf-8", "surrogatepass") for game in games if game]
+
+
+def _check_unicode(line: bytes) -> None:
+    """Raise ``NotationError`` for a line holding a lone surrogate (as :func:`~yinsh.scan.utf8`)."""
+    try:
+        line.decode()
+    except UnicodeError:
+        raise NotationError("the text holds a character that is not Unicode (a lone surrogate)") from None
 
 
 def _ends_in_comment(line: str, in_comment: bool) -> bool:
@@ -216,40 +226,32 @@ def _one_break(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-def _stripped_lines(text: str, limited: bool) -> list[str]:
-    """The lines of ``text`` (ended by ``\\n`` only: :func:`_one_break`), each without the
-    :data:`~yinsh.scan.SPACES` at its ends, with as few steps of Python as the text allows."""
-    lines = _lines(text, limited)
-    if not plain(text):  # MicroPython, and spaces its strip() does not know: strip a copy without them
-        return _stripped_like(lines, _lines(_plain_spaces(text), False))
-    if MICROPYTHON and not any(space + "\n" in text or "\n" + space in text for space in _ASCII_BLANKS):
-        if text[:1] not in _ASCII_BLANKS and text[-1:] not in _ASCII_BLANKS:
-            return lines  # no line has a space at either end: nothing to strip
-    return [line.strip() for line in lines]
-
-
-def _stripped_like(lines: list[str], plain_lines: list[str]) -> list[str]:
-    """``lines`` stripped where ``plain_lines`` (the same lines with every space made one that
-    the built-in ``strip()`` knows, each character kept in its place) strip."""
+def _stripped_like(lines: list[bytes], plain_lines: list[bytes]) -> list[bytes]:
+    """``lines`` stripped where ``plain_lines`` (the same lines with every space the built-in
+    ``strip()`` does not know made as many ASCII spaces as it has bytes) strip."""
     out = []
     for line, plain_line in zip(lines, plain_lines):
         stripped = plain_line.strip()
         if len(stripped) == len(plain_line):
             out.append(line)
         elif not stripped:
-            out.append("")
+            out.append(b"")
         else:
             start = len(plain_line) - len(plain_line.lstrip())
             out.append(line[start:start + len(stripped)])
     return out
 
 
-def _plain_spaces(text: str) -> str:
-    """``text`` with each of :data:`~yinsh.scan.ODD_SPACES` replaced by ``" "``."""
-    for space in ODD_SPACES:
-        if space in text:
-            text = text.replace(space, " ")
-    return text
+def _plain_spaces(data: bytes) -> bytes:
+    """``data`` with the UTF-8 of each of :data:`~yinsh.scan.ODD_SPACES` replaced by as many
+    ``b" "`` (no such sequence occurs inside another character's bytes)."""
+    for space in _ODD_SPACE_BYTES:
+        if space in data:
+            data = data.replace(space, b" " * len(space))
+    return data
+
+
+_ODD_SPACE_BYTES: Final = [space.encode() for space in ODD_SPACES]
 
 
 def _without_bom(text: str) -> str:
