@@ -15,7 +15,7 @@ RELAY ?=
 # module's tests stay together, so a page shared by a module is booted once). At most 4.
 TEST_JOBS ?= $(shell $(PYTHON) -c 'import os; print(min(4, os.cpu_count() or 1))')
 
-.PHONY: setup play test test-fast bench bench-micropython bench-live site serve-site bench-web chromium clean
+.PHONY: setup play test test-fast bench bench-micropython bench-paste bench-live site serve-site bench-web chromium clean
 
 setup: $(VENV)/.installed static/vendor/.installed chromium
 
@@ -67,6 +67,10 @@ bench: $(VENV)/.installed
 # A click's work and the page's imports under the page's MicroPython (in Node.js), next to CPython.
 bench-micropython: $(VENV)/.installed static/vendor/.installed
 	$(PY) scripts/bench_micropython.py $(BENCH_MICROPYTHON_ARGS)
+
+# The Open dialog listing the worst pastes in the page (headless Chromium): CPU and longest task.
+bench-paste: $(VENV)/.installed static/vendor/.installed
+	$(PY) scripts/bench_paste.py $(BENCH_PASTE_ARGS)
 
 # Live rooms under load (docs/ARCHITECTURE.md): rooms playing random games through the room protocol
 # on a local nats-server, then a three-node cluster losing a node. Only 127.0.0.1; bounded in time.

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import json
+import random
 import re
 from pathlib import Path
 
@@ -88,6 +89,29 @@ READER_TEXTS = [
     *['[Event "x"]' + c + "\n1.e3" for c in UNICODE_SPACES], *["e3" + c + "a5" for c in UNICODE_SPACES],
 ]
 """Texts that once read differently by reader or by interpreter (issue 23)."""
+
+
+def _pasted_texts(count: int = 300) -> list[str]:
+    """Texts of several records made of the pieces that make cutting them into games hard:
+    comments over lines, tag lines inside them, ``#``/``%`` lines, blank lines, every line
+    break, and spaces of every kind at the ends of lines (issue 23: the splitter takes a
+    different way through a text that MicroPython's ``strip()`` cannot strip)."""
+    pieces = ['[White "A"]', '[Game "1"]', "[x{", "[}", "1.e3", "2.a5 3.b5", "{", "}", "{a}", "{ {", "} {", "#",
+              "# {", "%", "%}", "[", " ", "\t", "\ufeff", "{c\u00e9}", "1-0", '[Result "1-0"] {', "e3", *UNICODE_SPACES]
+    breaks = ["\n", "\r\n", "\r", "\n\n", " \n ", "\n\u00a0\n", "\u3000\n", "\n\x1f"]
+    rng = random.Random(23)
+    return ["".join(" ".join(rng.choice(pieces) for _ in range(rng.randrange(5))) + rng.choice(breaks)
+                    for _ in range(rng.randrange(40))) for _ in range(count)]
+
+
+def _tag_lines(count: int = 300) -> list[str]:
+    """Tag pair lines, right and wrong, with escapes (read by searches in C when they read)."""
+    pieces = ["[", "]", " ", "\t", '"', "\\", "\\\\", '\\"', "White", "Ev_1", "\u00e9", "\u3000", "x", "{", '\\"]',
+              '"]']
+    rng = random.Random(6)
+    return [rng.choice(["", "[White ", '[Event "']) + "".join(rng.choice(pieces) for _ in range(rng.randrange(14)))
+            for _ in range(count)]
+
 
 CALLS: list[tuple[str, list]] = [
     ("imports", [[lane.module_name(path) for path in lane.shared_modules()]]),
@@ -172,6 +196,12 @@ CALLS: list[tuple[str, list]] = [
     ("readers", [READER_TEXTS]),
     ("spaces", [[c + "a" + c + c + "b\u00e9" + c for c in SPACES + "\u200b\ufeff\u212a\u202e"]
                 + ["".join(SPACES), "", "x", SPACES + "K\u212a\u00c9" + SPACES]]),
+    ("splits", [_pasted_texts(), 100]),
+    ("splits", [_pasted_texts(100), 2]),
+    ("tag_pairs", [_tag_lines()]),
+    ("spaces", [["Ann \u2013 Bo" + c + "\u00e9\u00a0" + c * 2 for c in
+                 "\x00\x1b\n\x7f\x85\x9f\u061c\u200b\u200f\u2028\u202e\u2060\u2066\u2069\ufeff\u2010\u202f\u206a"]
+                + ['"' * 1000 + " \u2013 " + "\u202e" * 500]]),
     ("positions_read", [["Y1A6L" + c for c in UNICODE_SPACES] + [c + "Y1A6L" for c in UNICODE_SPACES]]),
     # issue 13's hostile inputs and the largest the limits let through, each at its door (not
     # those refused by their length alone, the same check everywhere: 5 MB would slow the lane)

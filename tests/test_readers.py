@@ -16,7 +16,7 @@ from yinsh.__main__ import main
 from yinsh.limits import MAX_GAMES, MAX_TEXT_CHARS, too_long
 from yinsh.page.records import import_error_message, list_import, record_title
 from yinsh.record import read_record, read_records, split_records, write_record
-from yinsh.scan import SPACES, lower, strip, visible, words
+from yinsh.scan import SPACES, lower, strip, visible, visible_stepwise, words
 
 sys.path.insert(0, str(Path(__file__).parent / "mpy_lane"))
 import probes  # noqa: E402  (the lane's probes: the same readers, asked the same way)
@@ -178,7 +178,7 @@ def _split_line_by_line(text, max_chars=MAX_TEXT_CHARS, max_games=MAX_GAMES):
 
 _PIECES = ["[White \"A\"]", "[Game \"1\"]", "[x{", "[}", "1.e3", "2.a5 3.b5", "{", "}", "{a}", "{ {", "} {", "#",
            "# {", "%", "%}", "[", " ", "\t", "\u00a0", "\u2028", "\x1c", "\u3000", "\ufeff", "{c\u00e9}", "(;", "1-0",
-           "[Result \"1-0\"] {", "e3"]
+           "[Result \"1-0\"] {", "e3", "{\ud800", "\udc00"]
 _BREAKS = ["\n", "\r\n", "\r", "\n\n", " \n ", "\n\u00a0\n"]
 
 
@@ -203,3 +203,44 @@ def test_the_splitter_reads_comments_over_lines_and_drops_what_lies_outside():
     assert split_records(text) == ['[White "A"]\n1.e3 {a\n\n[Variant "blitz"]\n# x\n} 2.a5',
                                    '[x {\n[White "B"]\n1.f5']
     assert split_records(text) == _split_line_by_line(text)
+
+
+_TAG_PIECES = ["[", "]", " ", "\t", '"', "\\", "\\\\", '\\"', "White", "Ev_1", "é", "\u3000", "x", "\r", "{", "1-0",
+               '\\"]', '"]', '\\\\"]']
+
+
+@given(st.lists(st.sampled_from(_TAG_PIECES), max_size=14), st.sampled_from(["", "[White ", '[Event "']))
+@settings(max_examples=1000, deadline=None)
+def test_a_tag_pair_reads_as_the_step_by_step_reading_does(pieces, head):
+    line = head + "".join(pieces)
+    try:
+        expected = pgn._tag_pair_stepwise(line)
+    except NotationError as exc:
+        with pytest.raises(NotationError, match=re.escape(str(exc))):
+            pgn._tag_pair(line)
+    else:
+        assert pgn._tag_pair(line) == expected
+
+
+@pytest.mark.parametrize("value", ["", "x", '\\"' * 1000, "\\\\" * 1000, "é\\é" * 300, '\\\\\\"' * 300, '\\"' * 1001,
+                                   "\\" * 1999 + '"', "a" * 1000 + "\\é", "a" * 1001, "a\\", "\\\\\\", 'a"b',
+                                   'a\\\\"b', '\\""'])
+def test_a_long_tag_value_reads_as_the_step_by_step_reading_does(value):
+    line = f'[Event "{value}"]'
+    try:
+        expected = pgn._tag_pair_stepwise(line)
+    except NotationError as exc:
+        with pytest.raises(NotationError, match=re.escape(str(exc))):
+            pgn._tag_pair(line)
+    else:
+        assert pgn._tag_pair(line) == expected
+
+
+_SHOWN_CHARS = ("aZ –é\u00a0\u00c2\u0080\x85\x9f\x00\x1b\n\x7f\u061c\u0618\u200b\u200f\u2010\u2028\u202e"
+                "\u202f\u2060\u2066\u2069\u206a\ufeff\ufefe\U0001f600\ud800\udfff")
+
+
+@given(st.text(st.sampled_from(_SHOWN_CHARS) | st.characters(), max_size=30))
+@settings(max_examples=500, deadline=None)
+def test_text_is_made_visible_as_the_step_by_step_reading_does(text):
+    assert visible(text) == visible_stepwise(text)

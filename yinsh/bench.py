@@ -142,6 +142,7 @@ def hostile_inputs() -> list[Hostile]:
         MAX_RECORD_CHARS,
         MAX_SAVED_CHARS,
         MAX_SGF_PROPERTIES,
+        MAX_TAG_CHARS,
         MAX_TEXT_CHARS,
         MAX_WORDS,
     )
@@ -174,6 +175,7 @@ def hostile_inputs() -> list[Hostile]:
     per_game_words = min(MAX_WORDS, (per_game_chars - 20) // 2)
     per_game_tags = MAX_LINES // MAX_GAMES - 3
     per_game_lines = MAX_LINES // MAX_GAMES
+    escaped_tags = per_game_chars // (2 * MAX_TAG_CHARS + 12)
     return [
         Hostile("position code at move 10^4400", "position", far),
         Hostile("game code from a position at move 10^4400", "link", "#g=" + far_game),
@@ -235,6 +237,14 @@ def hostile_inputs() -> list[Hostile]:
         Hostile(f"largest: {MAX_GAMES} games of {per_game_lines} lines, each a comment ending in a no-break space",
                 "import", "\n".join(f'[Game "{n}"]\u00a0\n' + "{a remark}\u00a0\n" * (per_game_lines - 2) + "1.e3\u00a0"
                                     for n in range(MAX_GAMES))),
+        # Issue 23: each tag pair the list shows read a step of Python per escaped character
+        Hostile(f"largest: {MAX_GAMES} games of {escaped_tags} shown tags of {MAX_TAG_CHARS:,} escaped quotes",
+                "import", "\n\n".join("\n".join(f'[{name} "' + '\\"' * MAX_TAG_CHARS + '"]'
+                                                   for name in ("White", "Black", "Event", "Date")[:escaped_tags])
+                                         + "\n1.e3" for _ in range(MAX_GAMES))),
+        Hostile(f"largest: {MAX_GAMES} games of {per_game_tags} tag pairs, each line ending in a space", "import",
+                "\n\n".join("\n".join(f'[T{i} "' + "v" * (per_game_chars // per_game_tags - 13) + '"] '
+                                       for i in range(per_game_tags)) + "\n1.e3 " for _ in range(MAX_GAMES))),
     ]
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from .compat import decode_utf8, ordered_dict
+from .compat import MICROPYTHON, decode_utf8, ordered_dict
 from .errors import NotationError
 from .limits import (
     MAX_GAMES,
@@ -37,7 +37,7 @@ from .limits import (
     too_long,
 )
 from .position import encode_position
-from .scan import plain, skip, strip, utf8, visible, words
+from .scan import ODD_SPACES, plain, skip, strip, utf8, visible, words
 from .state import initial_state
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ _TAG_NAME_BYTES: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq
 _MAX_TAG_NAME: Final = 64
 _BLANKS: Final = b" \t"
 _DIGITS: Final = frozenset("0123456789")
+_DROPPED: Final = (b"#", b"%")  # what starts a line left out, outside a comment
 
 
 class Record(NamedTuple("Record", [("tags", "dict[str, str]"), ("game", "Game")])):
@@ -82,17 +83,7 @@ def split_records(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: 
     text = _without_bom(text)
     if is_sgf(text):
         return [text]
-    chunks: list[list[str]] = [[]]
-    in_moves = False
-    for is_tag, line in _record_lines(text, max_chars is not None):
-        if is_tag and in_moves:
-            if len(chunks) == max_games:
-                raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
-            chunks.append([])
-            in_moves = False
-        in_moves = in_moves or not is_tag
-        chunks[-1].append(line)
-    return ["\n".join(chunk) for chunk in chunks if chunk]
+    return _games(text, max_chars is not None, max_games)
 
 
 def record_text(text: str) -> str:
@@ -150,6 +141,59 @@ def _record_lines(text: str, limited: bool = True) -> list[tuple[bool, str]]:
     return out
 
 
+def _games(text: str, limited: bool, max_games: int | None) -> list[str]:
+    """:func:`split_records` of a text that is not SGF: the reading of :func:`_record_lines`
+    (a property test holds it to that) in one short step of Python per line, over the text's
+    UTF-8 bytes: on MicroPython every new ``str`` is first looked up among the interned
+    strings (thousands in the page: a line's ``str`` cost several times its ``bytes``)."""
+    text = _one_break(text)
+    _lines(text, limited)  # the count of lines checked first
+    data = text.encode("utf-8", "surrogatepass")  # a lone surrogate (CPython only) is refused below, as there
+    lines = data.split(b"\n")
+    if (not plain(text)) if MICROPYTHON else any(space in text for space in ODD_SPACES):
+        lines = _stripped_like(lines, _plain_spaces(data).split(b"\n"))
+    games: list[list[bytes]] = []
+    game: list[bytes] = []
+    in_comment = in_moves = too_many = False
+    surrogates = not MICROPYTHON and b"\xed" in data  # U+D000-U+DFFF: maybe a lone surrogate
+    for line in lines:
+        line = line.strip()
+        if in_comment:  # a comment's line is its text, whatever it starts with
+            game.append(line)
+            if surrogates and (b"{" in line or b"}" in line):
+                _check_unicode(line)
+            if b"}" in line:
+                in_comment = line.rfind(b"{") > line.rfind(b"}")  # the last brace decides (_ends_in_comment)
+        elif not line:
+            continue
+        elif line.startswith(b"["):
+            if in_moves:
+                too_many = too_many or len(games) + 1 == max_games  # said once every line is read, as there
+                games.append(game)
+                game = []
+                in_moves = False
+            game.append(line)
+        elif not line.startswith(_DROPPED):
+            game.append(line)
+            in_moves = True
+            if surrogates and (b"{" in line or b"}" in line):
+                _check_unicode(line)
+            if b"{" in line:
+                in_comment = line.rfind(b"{") > line.rfind(b"}")
+    if too_many:
+        raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
+    games.append(game)
+    return [b"\n".join(game).decode("utf-8", "surrogatepass") for game in games if game]
+
+
+def _check_unicode(line: bytes) -> None:
+    """Raise ``NotationError`` for a line holding a lone surrogate (as :func:`~yinsh.scan.utf8`)."""
+    try:
+        line.decode()
+    except UnicodeError:
+        raise NotationError("the text holds a character that is not Unicode (a lone surrogate)") from None
+
+
 def _ends_in_comment(line: str, in_comment: bool) -> bool:
     """Whether a ``{comment}`` is still open at the end of ``line`` (open at its start if
     ``in_comment``): a comment runs from ``{`` to the first ``}``, without nesting. So the last
@@ -169,13 +213,45 @@ def _lines(text: str, limited: bool = True) -> list[str]:
     """The lines of ``text`` (ended by ``\\n``, ``\\r\\n`` or ``\\r``, alike on every interpreter),
     at most ``MAX_LINES`` of them unless not ``limited``: counted first, in one pass in C, since
     each line costs a few microseconds of Python on the page's MicroPython."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _one_break(text)
     if limited:
         lines = text.count("\n") + 1
         if lines > MAX_LINES:
             raise NotationError(f"the text has {lines:,} lines: at most {MAX_LINES:,} are read")
     return text.split("\n")
+
+
+def _one_break(text: str) -> str:
+    """``text`` with each line ended by ``\\n`` (not ``\\r\\n`` or ``\\r``)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _stripped_like(lines: list[bytes], plain_lines: list[bytes]) -> list[bytes]:
+    """``lines`` stripped where ``plain_lines`` (the same lines with every space the built-in
+    ``strip()`` does not know made as many ASCII spaces as it has bytes) strip."""
+    out = []
+    for line, plain_line in zip(lines, plain_lines):
+        stripped = plain_line.strip()
+        if len(stripped) == len(plain_line):
+            out.append(line)
+        elif not stripped:
+            out.append(b"")
+        else:
+            start = len(plain_line) - len(plain_line.lstrip())
+            out.append(line[start:start + len(stripped)])
+    return out
+
+
+def _plain_spaces(data: bytes) -> bytes:
+    """``data`` with the UTF-8 of each of :data:`~yinsh.scan.ODD_SPACES` replaced by as many
+    ``b" "`` (no such sequence occurs inside another character's bytes)."""
+    for space in _ODD_SPACE_BYTES:
+        if space in data:
+            data = data.replace(space, b" " * len(space))
+    return data
+
+
+_ODD_SPACE_BYTES: Final = [space.encode() for space in ODD_SPACES]
 
 
 def _without_bom(text: str) -> str:
@@ -186,9 +262,41 @@ def _without_bom(text: str) -> str:
 def _tag_pair(line: str) -> tuple[str, str]:
     """The name and value of a tag pair line, ``[Name "value"]`` (``\\"`` and ``\\\\`` escaped).
 
-    >>> _tag_pair('[ White  "Ann \\\\"A\\\\"" ]')
-    ('White', 'Ann "A"')
+    >>> _tag_pair('[ White  "Ann \\\\"A\\\\"" ]'), _tag_pair('[Event "a\\\\\\\\b"]')
+    (('White', 'Ann "A"'), ('Event', 'a\\\\b'))
+
+    A value that reads is taken apart by searches and replacements in C: the value ends at the
+    line's last quote, and its escapes go in three replacements (a value of a thousand escaped
+    characters cost a thousand steps of Python, milliseconds on the page's MicroPython). Any
+    other line, a wrong one included, is read a step per escape (:func:`_tag_pair_stepwise`).
     """
+    data = utf8(line)
+    end = len(data)
+    i = start = skip(data, 1, _BLANKS)
+    while i < end and data[i] in _TAG_NAME_BYTES and i - start <= _MAX_TAG_NAME:
+        i += 1
+    opening = skip(data, i, _BLANKS)
+    closing = data.rfind(_QUOTES)
+    if (start == i or opening == i or closing <= opening or data[opening] != _QUOTE or b"\r" in data
+            or data[skip(data, closing + 1, _BLANKS):] != b"]"):
+        return _tag_pair_stepwise(line)
+    value = data[opening + 1:closing]
+    if b"\\" in value:
+        value = value.replace(b"\\\\", b"\r")  # an escaped backslash, out of the way
+        if value.endswith(b"\\") or value.count(_QUOTES) != value.count(b'\\"'):
+            return _tag_pair_stepwise(line)  # the last quote is escaped, or an earlier one is not
+        value = value.replace(b"\\", b"").replace(b"\r", b"\\")  # each escaped character stands for itself
+    elif _QUOTES in value:
+        return _tag_pair_stepwise(line)
+    text = value.decode()
+    if len(text) > MAX_TAG_CHARS:
+        return _tag_pair_stepwise(line)
+    return data[start:i].decode(), text
+
+
+def _tag_pair_stepwise(line: str) -> tuple[str, str]:
+    """:func:`_tag_pair` a step of Python per escaped character: the reference its searches in
+    C are held to (a property test), and what reads a value that they do not."""
     bad = f"cannot read the tag pair {_shown(line)}: expected [Name \"value\"]"
     data = utf8(line)
     end = len(data)
@@ -227,6 +335,7 @@ def _tag_pair(line: str) -> tuple[str, str]:
 
 
 _QUOTE: Final = b'"'[0]
+_QUOTES: Final = b'"'
 
 
 def _without_comments(body: str) -> str:

@@ -152,6 +152,54 @@ def test_hostile_pasted_text_is_explained_with_no_long_task(hostile_page, name, 
     page.keyboard.press("Escape")
 
 
+#: The dearest pastes within the limits for the Open dialog's list (issue 23, item 6: 100 long
+#: games took 4.7 s to list on the page's MicroPython), as ``yinsh bench`` times them.
+WORST_PASTES = [
+    "largest: 100 games of 97 tag pairs",
+    "largest: 100 games of 97 tag pairs, each line ending in a space",
+    "largest: 100 games of 100 lines, each a comment ending in a no-break space",
+    "largest: 100 games of 4 shown tags of 1,000 escaped quotes",
+    "largest: 100 games of comments holding dots",
+    "largest: 100 games of 4,980 words",
+]
+
+
+@pytest.mark.parametrize("name", WORST_PASTES)
+def test_the_worst_pastes_are_listed_with_no_long_task(hostile_page, name):
+    """Each of 100 games at the limits of a paste is listed, and no task of the page's main
+    thread lasts over 200 ms while the list is built. The listing must be right; the bound is
+    the issue's target, not met yet for every paste on this machine (scripts/bench_paste.py
+    gives the figures): a task over it marks the test as an expected failure that says how long."""
+    hostile_page.boot()
+    page = hostile_page.page
+    page.click("#game-menu summary")
+    page.click("#game-menu button[data-action=open-record]")
+    dialog = page.locator("#open-dialog")
+    options = dialog.locator("select[name=choice] option")
+
+    def act() -> list[int]:
+        page.evaluate("t => { document.querySelector('#open-dialog textarea').value = t; }", "")
+        dialog.locator("textarea").dispatch_event("input")
+        page.evaluate("t => { document.querySelector('#open-dialog textarea').value = t; }", ISSUE[name].text)
+        hostile_page.watch()
+        dialog.locator("textarea").dispatch_event("change")
+        dialog.locator("select[name=choice]").wait_for(state="visible", timeout=30_000)
+        return hostile_page.long_tasks()
+
+    try:
+        longest = max(quickest(act), default=0)
+        assert options.count() == 100
+        assert options.nth(0).inner_text().startswith("1. ") and options.nth(99).inner_text().startswith("100. ")
+        assert all(len(label) < 200 for label in options.all_inner_texts())  # long names cut short
+        assert not page.locator("#open-message").is_visible()
+    finally:
+        page.evaluate("() => { document.querySelector('#open-dialog textarea').value = ''; }")
+        dialog.locator("textarea").dispatch_event("input")
+        page.keyboard.press("Escape")
+    if longest > LONG_TASK_MS:
+        pytest.xfail(f"issue 23 item 6, open: a task of {longest} ms while listing {name!r}")
+
+
 def test_the_position_with_the_most_rows_opens_with_no_long_task(hostile_page):
     """The worst position the reachability check lets through (24 rows for the player to move,
     187,920 legal moves) opens and offers its rows at once: its first turn is not the list of

@@ -513,6 +513,32 @@ def readers(texts):
         out.append(answers)
     return out
 
+def splits(texts, max_games):
+    """Each text cut into games by ``split_records`` (at most ``max_games``), or its refusal."""
+    from yinsh.record import split_records
+
+    out = []
+    for text in texts:
+        try:
+            out.append(["ok", split_records(text, 1_000_000, max_games)])
+        except YinshError as exc:
+            out.append(["refused", str(exc)])
+    return out
+
+
+def tag_pairs(lines):
+    """Each tag pair line's name and value, or its refusal."""
+    from yinsh.pgn import _tag_pair
+
+    out = []
+    for line in lines:
+        try:
+            out.append(["ok", list(_tag_pair(line))])
+        except YinshError as exc:
+            out.append(["refused", str(exc)])
+    return out
+
+
 def positions_read(codes):
     """Each position code as ``Game.from_position`` reads it: its record, or the refusal."""
     out = []

@@ -30,6 +30,7 @@ from yinsh.page.records import (
     players_for_record,
     read_import,
     record_filename,
+    record_title,
 )
 from yinsh.page.saved import SAVED_VERSION, SavedGameError, saved_from_json, saved_to_json
 from yinsh.page.settings import REMOTE, Settings
@@ -347,3 +348,11 @@ class TestPlayersForRecord:
         finished = next(r.game for r in GAMES if r.game.result is not None)
         settings, said = players_for_record(finished, Settings(black="ai-2", variant="blitz"))
         assert settings.variant == finished.variant and settings.black == "ai-2" and said == []
+
+
+def test_a_long_name_is_cut_short_in_the_list_not_in_the_game():
+    name = "Ann" * 333
+    (listed,) = list_import(f'[White "{name}"]\n[Black "Bo"]\n1.e3')
+    label = listed.label()
+    assert label.startswith("1. AnnAnn") and "…" in label and label.endswith(", 1 move") and len(label) < 150
+    assert listed.record().tags["White"] == name and name in record_title(listed.record())

@@ -110,6 +110,10 @@ _SHOWN_LINES: Final = 20
 """The first tag pairs of a game among which the list looks for those it shows (records put
 them first: the PGN roster is Event, Site, Date, Round, White, Black, Result): a hundred games
 of a hundred tag pairs each are listed without a step of Python for each pair."""
+_LABEL_CHARS: Final = 120
+"""Characters of the names and date a game's line in the list shows: a tag holds up to 1,000,
+and a hundred lines of thousands of characters make a list no one reads that the browser lays
+out slowly."""
 _COMMENT_STEPS: Final = 8
 """Comments holding a dot that the count of moves steps over at either end of a record."""
 
@@ -166,7 +170,7 @@ class Listed:
         result = self.tags.get("Result", "")
         count = "" if self.moves is None else f", {plural(self.moves, 'move')}"
         shown = f", {result}" if result in RESULTS and result != "*" else ""
-        return f"{self.number}. {_title(self.tags)}{count}{shown}"
+        return f"{self.number}. {_title(self.tags, _LABEL_CHARS)}{count}{shown}"
 
 
 def _glance(text: str) -> tuple[dict[str, str], int | None]:
@@ -324,13 +328,15 @@ def record_notices(record: Record) -> list[str]:
     return [line[:1].upper() + line[1:] + "."]
 
 
-def _title(tags: dict[str, str]) -> str:
-    """Who played a game, or its name; and its date: tag text made :func:`~yinsh.scan.visible`."""
+def _title(tags: dict[str, str], limit: int | None = None) -> str:
+    """Who played a game, or its name; and its date: tag text made :func:`~yinsh.scan.visible`,
+    cut short past ``limit`` characters."""
     if "White" in tags or "Black" in tags:
         title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
     else:
         title = tags.get("Scenario") or tags.get("Game") or tags.get("Event") or "a game"
-    return visible(title + (f", {tags['Date']}" if tags.get("Date") else ""))
+    title += f", {tags['Date']}" if tags.get("Date") else ""
+    return visible(title if limit is None or len(title) <= limit else title[:limit - 1] + "…")
 
 
 def players_for_record(game: Game, now: Settings) -> tuple[Settings, list[str]]:

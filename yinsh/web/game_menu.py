@@ -31,6 +31,7 @@ from ..page.records import (
 )
 from ..page.saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json, time_from_iso
 from ..page.session import NAMES, Session
+from ..render import escape
 from .dom import create_proxy, document, find, load, store, to_js, warn, window
 
 __all__ = ["GameKeeper", "ACTIONS"]
@@ -235,13 +236,10 @@ class GameKeeper:
             self.show_message(import_error_message(records))
             return
         self.show_message("")
-        choice = self.field("choice")
-        choice.innerHTML = ""
-        for number, record in enumerate(records, 1):
-            option = document.createElement("option")
-            option.value = str(number - 1)
-            option.textContent = record.label()
-            choice.appendChild(option)
+        # One change of the document for the whole list: a call into the browser costs more on
+        # the page's MicroPython than writing the markup (a hundred games: four hundred calls).
+        self.field("choice").innerHTML = "".join(f'<option value="{index}">{escape(record.label())}</option>'
+                                                 for index, record in enumerate(records))
         document.getElementById("open-choice").hidden = len(records) < 2
 
     async def load_file(self) -> None:
