@@ -9,8 +9,7 @@ placement is not the worker's: the session answers it itself
 (:meth:`~yinsh.page.computer.ComputerPlayer.answer_here`), in the task that follows the
 person's move, so it is drawn within a frame of it even while the worker starts. The
 worker starts at once when a computer plays, else with the first question (or when the
-Hint button is about to be pressed); when a computer is likely to play, the page's ``<head>``
-has started it already (``window.yinshEarlyWorker``), before this Python was up.
+Hint button is about to be pressed).
 
 The worker's configuration is ``worker.json`` (the self-hosted Pyodide and the modules the
 worker imports, with ``sync_main_only``: it never touches the page, so it needs no
@@ -30,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from ..page.computer import Request
 from ..page.session import Session
-from .dom import document, element, warn, window
+from .dom import document, warn, window
 
 if TYPE_CHECKING:
     from typing import Any
@@ -101,16 +100,9 @@ class ComputerClient:
         self.refresh()
 
     async def _start_worker(self):
-        """The worker's exports once it has started: the one the page's ``<head>`` started
-        early (``window.yinshEarlyWorker``, when a computer was likely to play), else a new one."""
+        """The worker's exports once it has started."""
         from pyscript import PyWorker
 
-        early = element(getattr(window, "yinshEarlyWorker", None))
-        if early is not None:
-            started = element(await early)
-            if started is not None:  # else it could not start: start one here, as without it
-                await started.worker.ready
-                return started.worker.sync
         response = await window.fetch(WORKER_CONFIG)
         if not response.ok:
             raise WorkerFailure(f"{WORKER_CONFIG} could not be loaded ({response.status})")
