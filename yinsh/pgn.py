@@ -43,7 +43,8 @@ from .state import initial_state
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "move_texts", "write_record"]
+__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "tag_pair", "move_texts",
+           "write_record"]
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 _BOM: Final = "\ufeff"
@@ -107,7 +108,7 @@ def read_tags(text: str) -> tuple[dict[str, str], str]:
             tag_lines += 1  # a repeated name counts too: each line costs its reading
             if tag_lines > MAX_TAGS:
                 raise NotationError(f"the record has more than {MAX_TAGS} tag pairs: at most {MAX_TAGS} are read")
-            name, value = _tag_pair(line)
+            name, value = tag_pair(line)
             tags[name] = value
         else:
             lines.append(line)
@@ -147,7 +148,8 @@ def _games(text: str, limited: bool, max_games: int | None) -> list[str]:
     UTF-8 bytes: on MicroPython every new ``str`` is first looked up among the interned
     strings (thousands in the page: a line's ``str`` cost several times its ``bytes``)."""
     text = _one_break(text)
-    _lines(text, limited)  # the count of lines checked first
+    if limited:
+        _check_line_count(text)  # counted, not split: a line's ``str`` is looked up as said above
     data = text.encode("utf-8", "surrogatepass")  # a lone surrogate (CPython only) is refused below, as there
     lines = data.split(b"\n")
     if (not plain(text)) if MICROPYTHON else any(space in text for space in ODD_SPACES):
@@ -215,10 +217,15 @@ def _lines(text: str, limited: bool = True) -> list[str]:
     each line costs a few microseconds of Python on the page's MicroPython."""
     text = _one_break(text)
     if limited:
-        lines = text.count("\n") + 1
-        if lines > MAX_LINES:
-            raise NotationError(f"the text has {lines:,} lines: at most {MAX_LINES:,} are read")
+        _check_line_count(text)
     return text.split("\n")
+
+
+def _check_line_count(text: str) -> None:
+    """Raise ``NotationError`` for a text (its lines ended by ``\\n``) of more than ``MAX_LINES`` lines."""
+    lines = text.count("\n") + 1
+    if lines > MAX_LINES:
+        raise NotationError(f"the text has {lines:,} lines: at most {MAX_LINES:,} are read")
 
 
 def _one_break(text: str) -> str:
@@ -259,10 +266,10 @@ def _without_bom(text: str) -> str:
     return text[1:] if text.startswith(_BOM) else text
 
 
-def _tag_pair(line: str) -> tuple[str, str]:
+def tag_pair(line: str) -> tuple[str, str]:
     """The name and value of a tag pair line, ``[Name "value"]`` (``\\"`` and ``\\\\`` escaped).
 
-    >>> _tag_pair('[ White  "Ann \\\\"A\\\\"" ]'), _tag_pair('[Event "a\\\\\\\\b"]')
+    >>> tag_pair('[ White  "Ann \\\\"A\\\\"" ]'), tag_pair('[Event "a\\\\\\\\b"]')
     (('White', 'Ann "A"'), ('Event', 'a\\\\b'))
 
     A value that reads is taken apart by searches and replacements in C: the value ends at the
@@ -295,7 +302,7 @@ def _tag_pair(line: str) -> tuple[str, str]:
 
 
 def _tag_pair_stepwise(line: str) -> tuple[str, str]:
-    """:func:`_tag_pair` a step of Python per escaped character: the reference its searches in
+    """:func:`tag_pair` a step of Python per escaped character: the reference its searches in
     C are held to (a property test), and what reads a value that they do not."""
     bad = f"cannot read the tag pair {_shown(line)}: expected [Name \"value\"]"
     data = utf8(line)
@@ -441,7 +448,7 @@ def write_record(game: Game, tags: dict[str, str] | None = None) -> str:
 
 
 def _check_tag(name: str, value: str) -> None:
-    """Raise ``ValueError`` for a tag pair :func:`_tag_pair` would not read back as it is."""
+    """Raise ``ValueError`` for a tag pair :func:`tag_pair` would not read back as it is."""
     if not name or len(name) > _MAX_TAG_NAME or any(b not in _TAG_NAME_BYTES for b in utf8(name)):
         raise ValueError(f"the tag name {_shown(name)} cannot be written: letters, digits and _ only")
     if "\n" in value or "\r" in value:
