@@ -151,9 +151,9 @@ def _games(text: str, limited: bool, max_games: int | None) -> list[str]:
     if limited:
         _check_line_count(text)  # counted, not split: a line's ``str`` is looked up as said above
     data = text.encode("utf-8", "surrogatepass")  # a lone surrogate (CPython only) is refused below, as there
-    lines = data.split(b"\n")
-    if (not plain(text)) if MICROPYTHON else any(space in text for space in ODD_SPACES):
-        lines = _stripped_like(lines, _plain_spaces(data).split(b"\n"))
+    if not ((not plain(text)) if MICROPYTHON else any(space in text for space in ODD_SPACES)):
+        return _games_in_place(data, max_games)
+    lines = _stripped_like(data.split(b"\n"), _plain_spaces(data).split(b"\n"))
     games: list[list[bytes]] = []
     game: list[bytes] = []
     in_comment = in_moves = too_many = False
@@ -186,6 +186,68 @@ def _games(text: str, limited: bool, max_games: int | None) -> list[str]:
         raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
     games.append(game)
     return [b"\n".join(game).decode("utf-8", "surrogatepass") for game in games if game]
+
+
+def _games_in_place(data: bytes, max_games: int | None) -> list[str]:
+    """:func:`_games` of a text whose spaces the built-in ``strip()`` all knows, by the offsets
+    of its lines in ``data``: no object per line (only for one that strips), and a run of lines
+    kept as they are is one slice. On the page's MicroPython each object of more than 16 bytes
+    is placed by a search past the heap's small holes (docs/PORTABILITY.md): a ``bytes`` per line
+    of a long paste cost several times the step that reads it."""
+    games: list[list[int]] = []
+    spans: list[int] = []  # each kept piece's start and end in data, pieces that touch merged
+    in_comment = in_moves = too_many = False
+    surrogates = not MICROPYTHON and b"\xed" in data  # U+D000-U+DFFF: maybe a lone surrogate
+    size = len(data)
+    start = 0
+    while start <= size:
+        end = data.find(b"\n", start)
+        if end < 0:
+            end = size
+        after = end + 1
+        if start < end and (data[start] in _STRIPPED or data[end - 1] in _STRIPPED):
+            line = data[start:end]
+            stripped = line.lstrip()
+            start += len(line) - len(stripped)
+            end = start + len(stripped.rstrip())
+        if in_comment or (start < end and data[start] != _DROPPED_0 and data[start] != _DROPPED_1):
+            if not in_comment and data[start] == _OPENING:
+                if in_moves:
+                    too_many = too_many or len(games) + 1 == max_games  # said once every line is read
+                    games.append(spans)
+                    spans = []
+                    in_moves = False
+            else:
+                if surrogates and (data.find(b"{", start, end) >= 0 or data.find(b"}", start, end) >= 0):
+                    _check_unicode(data[start:end])
+                if in_comment:
+                    if data.find(b"}", start, end) >= 0:  # the last brace decides (_ends_in_comment)
+                        in_comment = data.rfind(b"{", start, end) > data.rfind(b"}", start, end)
+                else:
+                    in_moves = True
+                    if data.find(b"{", start, end) >= 0:
+                        in_comment = data.rfind(b"{", start, end) > data.rfind(b"}", start, end)
+            if spans and spans[-1] + 1 == start:
+                spans[-1] = end
+            else:
+                spans += [start, end]
+        start = after
+    if too_many:
+        raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
+    games.append(spans)
+    return [_joined(data, spans).decode("utf-8", "surrogatepass") for spans in games if spans]
+
+
+def _joined(data: bytes, spans: list[int]) -> bytes:
+    """The pieces of ``data`` between each pair of offsets of ``spans``, a line break between two."""
+    if len(spans) == 2:
+        return data[spans[0]:spans[1]]
+    return b"\n".join([data[spans[i]:spans[i + 1]] for i in range(0, len(spans), 2)])
+
+
+_STRIPPED: Final = frozenset(b" \t\r\x0b\x0c")  # what bytes.strip() strips besides the line's break
+_OPENING: Final = b"["[0]
+_DROPPED_0, _DROPPED_1 = (byte[0] for byte in _DROPPED)
 
 
 def _check_unicode(line: bytes) -> None:
