@@ -206,10 +206,13 @@ def _games_in_place(data: bytes, max_games: int | None) -> list[str]:
             end = size
         after = end + 1
         if start < end and (data[start] in _STRIPPED or data[end - 1] in _STRIPPED):
-            line = data[start:end]
-            stripped = line.lstrip()
-            start += len(line) - len(stripped)
-            end = start + len(stripped.rstrip())
+            if start + 1 < end and data[start] not in _STRIPPED and data[end - 2] not in _STRIPPED:
+                end -= 1  # one space at the end, the usual case: no object needed
+            else:
+                line = data[start:end]
+                stripped = line.lstrip()
+                start += len(line) - len(stripped)
+                end = start + len(stripped.rstrip())
         if in_comment or (start < end and data[start] != _DROPPED_0 and data[start] != _DROPPED_1):
             if not in_comment and data[start] == _OPENING:
                 if in_moves:
