@@ -217,9 +217,9 @@ def test_a_tag_pair_reads_as_the_step_by_step_reading_does(pieces, head):
         expected = pgn._tag_pair_stepwise(line)
     except NotationError as exc:
         with pytest.raises(NotationError, match=re.escape(str(exc))):
-            pgn._tag_pair(line)
+            pgn.tag_pair(line)
     else:
-        assert pgn._tag_pair(line) == expected
+        assert pgn.tag_pair(line) == expected
 
 
 @pytest.mark.parametrize("value", ["", "x", '\\"' * 1000, "\\\\" * 1000, "é\\é" * 300, '\\\\\\"' * 300, '\\"' * 1001,
@@ -231,9 +231,9 @@ def test_a_long_tag_value_reads_as_the_step_by_step_reading_does(value):
         expected = pgn._tag_pair_stepwise(line)
     except NotationError as exc:
         with pytest.raises(NotationError, match=re.escape(str(exc))):
-            pgn._tag_pair(line)
+            pgn.tag_pair(line)
     else:
-        assert pgn._tag_pair(line) == expected
+        assert pgn.tag_pair(line) == expected
 
 
 _SHOWN_CHARS = ("aZ –é\u00a0\u00c2\u0080\x85\x9f\x00\x1b\n\x7f\u061c\u0618\u200b\u200f\u2010\u2028\u202e"

@@ -43,7 +43,8 @@ from .state import initial_state
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "move_texts", "write_record"]
+__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "tag_pair", "move_texts",
+           "write_record"]
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 _BOM: Final = "\ufeff"
@@ -107,7 +108,7 @@ def read_tags(text: str) -> tuple[dict[str, str], str]:
             tag_lines += 1  # a repeated name counts too: each line costs its reading
             if tag_lines > MAX_TAGS:
                 raise NotationError(f"the record has more than {MAX_TAGS} tag pairs: at most {MAX_TAGS} are read")
-            name, value = _tag_pair(line)
+            name, value = tag_pair(line)
             tags[name] = value
         else:
             lines.append(line)
@@ -147,11 +148,12 @@ def _games(text: str, limited: bool, max_games: int | None) -> list[str]:
     UTF-8 bytes: on MicroPython every new ``str`` is first looked up among the interned
     strings (thousands in the page: a line's ``str`` cost several times its ``bytes``)."""
     text = _one_break(text)
-    _lines(text, limited)  # the count of lines checked first
+    if limited:
+        _check_line_count(text)  # counted, not split: a line's ``str`` is looked up as said above
     data = text.encode("utf-8", "surrogatepass")  # a lone surrogate (CPython only) is refused below, as there
-    lines = data.split(b"\n")
-    if (not plain(text)) if MICROPYTHON else any(space in text for space in ODD_SPACES):
-        lines = _stripped_like(lines, _plain_spaces(data).split(b"\n"))
+    if not ((not plain(text)) if MICROPYTHON else any(space in text for space in ODD_SPACES)):
+        return _games_in_place(data, max_games)
+    lines = _stripped_like(data.split(b"\n"), _plain_spaces(data).split(b"\n"))
     games: list[list[bytes]] = []
     game: list[bytes] = []
     in_comment = in_moves = too_many = False
@@ -186,6 +188,71 @@ def _games(text: str, limited: bool, max_games: int | None) -> list[str]:
     return [b"\n".join(game).decode("utf-8", "surrogatepass") for game in games if game]
 
 
+def _games_in_place(data: bytes, max_games: int | None) -> list[str]:
+    """:func:`_games` of a text whose spaces the built-in ``strip()`` all knows, by the offsets
+    of its lines in ``data``: no object per line (only for one that strips), and a run of lines
+    kept as they are is one slice. On the page's MicroPython each object of more than 16 bytes
+    is placed by a search past the heap's small holes (docs/PORTABILITY.md): a ``bytes`` per line
+    of a long paste cost several times the step that reads it."""
+    games: list[list[int]] = []
+    spans: list[int] = []  # each kept piece's start and end in data, pieces that touch merged
+    in_comment = in_moves = too_many = False
+    surrogates = not MICROPYTHON and b"\xed" in data  # U+D000-U+DFFF: maybe a lone surrogate
+    size = len(data)
+    start = 0
+    while start <= size:
+        end = data.find(b"\n", start)
+        if end < 0:
+            end = size
+        after = end + 1
+        if start < end and (data[start] in _STRIPPED or data[end - 1] in _STRIPPED):
+            if start + 1 < end and data[start] not in _STRIPPED and data[end - 2] not in _STRIPPED:
+                end -= 1  # one space at the end, the usual case: no object needed
+            else:
+                line = data[start:end]
+                stripped = line.lstrip()
+                start += len(line) - len(stripped)
+                end = start + len(stripped.rstrip())
+        if in_comment or (start < end and data[start] != _DROPPED_0 and data[start] != _DROPPED_1):
+            if not in_comment and data[start] == _OPENING:
+                if in_moves:
+                    too_many = too_many or len(games) + 1 == max_games  # said once every line is read
+                    games.append(spans)
+                    spans = []
+                    in_moves = False
+            else:
+                if surrogates and (data.find(b"{", start, end) >= 0 or data.find(b"}", start, end) >= 0):
+                    _check_unicode(data[start:end])
+                if in_comment:
+                    if data.find(b"}", start, end) >= 0:  # the last brace decides (_ends_in_comment)
+                        in_comment = data.rfind(b"{", start, end) > data.rfind(b"}", start, end)
+                else:
+                    in_moves = True
+                    if data.find(b"{", start, end) >= 0:
+                        in_comment = data.rfind(b"{", start, end) > data.rfind(b"}", start, end)
+            if spans and spans[-1] + 1 == start:
+                spans[-1] = end
+            else:
+                spans += [start, end]
+        start = after
+    if too_many:
+        raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
+    games.append(spans)
+    return [_joined(data, spans).decode("utf-8", "surrogatepass") for spans in games if spans]
+
+
+def _joined(data: bytes, spans: list[int]) -> bytes:
+    """The pieces of ``data`` between each pair of offsets of ``spans``, a line break between two."""
+    if len(spans) == 2:
+        return data[spans[0]:spans[1]]
+    return b"\n".join([data[spans[i]:spans[i + 1]] for i in range(0, len(spans), 2)])
+
+
+_STRIPPED: Final = frozenset(b" \t\r\x0b\x0c")  # what bytes.strip() strips besides the line's break
+_OPENING: Final = b"["[0]
+_DROPPED_0, _DROPPED_1 = (byte[0] for byte in _DROPPED)
+
+
 def _check_unicode(line: bytes) -> None:
     """Raise ``NotationError`` for a line holding a lone surrogate (as :func:`~yinsh.scan.utf8`)."""
     try:
@@ -215,10 +282,15 @@ def _lines(text: str, limited: bool = True) -> list[str]:
     each line costs a few microseconds of Python on the page's MicroPython."""
     text = _one_break(text)
     if limited:
-        lines = text.count("\n") + 1
-        if lines > MAX_LINES:
-            raise NotationError(f"the text has {lines:,} lines: at most {MAX_LINES:,} are read")
+        _check_line_count(text)
     return text.split("\n")
+
+
+def _check_line_count(text: str) -> None:
+    """Raise ``NotationError`` for a text (its lines ended by ``\\n``) of more than ``MAX_LINES`` lines."""
+    lines = text.count("\n") + 1
+    if lines > MAX_LINES:
+        raise NotationError(f"the text has {lines:,} lines: at most {MAX_LINES:,} are read")
 
 
 def _one_break(text: str) -> str:
@@ -259,10 +331,10 @@ def _without_bom(text: str) -> str:
     return text[1:] if text.startswith(_BOM) else text
 
 
-def _tag_pair(line: str) -> tuple[str, str]:
+def tag_pair(line: str) -> tuple[str, str]:
     """The name and value of a tag pair line, ``[Name "value"]`` (``\\"`` and ``\\\\`` escaped).
 
-    >>> _tag_pair('[ White  "Ann \\\\"A\\\\"" ]'), _tag_pair('[Event "a\\\\\\\\b"]')
+    >>> tag_pair('[ White  "Ann \\\\"A\\\\"" ]'), tag_pair('[Event "a\\\\\\\\b"]')
     (('White', 'Ann "A"'), ('Event', 'a\\\\b'))
 
     A value that reads is taken apart by searches and replacements in C: the value ends at the
@@ -295,7 +367,7 @@ def _tag_pair(line: str) -> tuple[str, str]:
 
 
 def _tag_pair_stepwise(line: str) -> tuple[str, str]:
-    """:func:`_tag_pair` a step of Python per escaped character: the reference its searches in
+    """:func:`tag_pair` a step of Python per escaped character: the reference its searches in
     C are held to (a property test), and what reads a value that they do not."""
     bad = f"cannot read the tag pair {_shown(line)}: expected [Name \"value\"]"
     data = utf8(line)
@@ -441,7 +513,7 @@ def write_record(game: Game, tags: dict[str, str] | None = None) -> str:
 
 
 def _check_tag(name: str, value: str) -> None:
-    """Raise ``ValueError`` for a tag pair :func:`_tag_pair` would not read back as it is."""
+    """Raise ``ValueError`` for a tag pair :func:`tag_pair` would not read back as it is."""
     if not name or len(name) > _MAX_TAG_NAME or any(b not in _TAG_NAME_BYTES for b in utf8(name)):
         raise ValueError(f"the tag name {_shown(name)} cannot be written: letters, digits and _ only")
     if "\n" in value or "\r" in value:

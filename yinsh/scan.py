@@ -51,7 +51,11 @@ def utf8(text: str) -> bytes:
 
 def skip(data: bytes, i: int, chars: bytes) -> int:
     """The first index from ``i`` whose byte is not one of ``chars`` (``len(data)`` if none):
-    a chunk at a time, so that a long run costs little even on MicroPython."""
+    a chunk at a time, so that a long run costs little even on MicroPython. The first byte is
+    looked at alone: most calls find no run at all, and a chunk is an object of more than one
+    block of MicroPython's heap, dear to place (docs/PORTABILITY.md)."""
+    if i >= len(data) or chars.find(data[i:i + 1]) < 0:
+        return i
     while i < len(data):
         chunk = data[i:i + _CHUNK]
         rest = chunk.lstrip(chars)

@@ -528,12 +528,12 @@ def splits(texts, max_games):
 
 def tag_pairs(lines):
     """Each tag pair line's name and value, or its refusal."""
-    from yinsh.pgn import _tag_pair
+    from yinsh.pgn import tag_pair
 
     out = []
     for line in lines:
         try:
-            out.append(["ok", list(_tag_pair(line))])
+            out.append(["ok", list(tag_pair(line))])
         except YinshError as exc:
             out.append(["refused", str(exc)])
     return out

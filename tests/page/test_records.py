@@ -327,6 +327,50 @@ def test_the_listing_glance_says_what_reading_says(text):
     assert listed.tags == {k: v for k, v in record.tags.items() if k in ("White", "Black", "Date", "Result", "Event")}
 
 
+_SHOWN = ("White", "Black", "Date", "Result", "Event", "Game", "Scenario")
+_TAG_CHARS = st.sampled_from(['"', "\\", "a", " ", "\u00a0", "{", "}", "é", "\u202e", "]"])
+
+
+@st.composite
+def _tag_blocks(draw):  # type: ignore[no-untyped-def]
+    """Tag pair lines as a hostile paste writes them: escaped quotes and backslashes, names
+    repeated, spaces (odd ones too) around names, values and lines, a value cut short, a tag
+    pair inside a ``{comment}`` that spans lines, a name that only starts like a shown one."""
+    lines = []
+    moves = "1.e3 2.a5"
+    for _ in range(draw(st.integers(0, 8))):
+        kind = draw(st.integers(0, 9))
+        if kind == 0:  # in the movetext: a comment line starting "[" is no tag (a tag line would start a game)
+            moves = (f'1.e3 {draw(st.sampled_from(["{", "{a remark", "{x} {"]))}\n'
+                     f'[{draw(st.sampled_from(_SHOWN))} "in a comment"]\n{draw(st.sampled_from(["}", "end}"]))} 2.a5')
+            continue
+        name = draw(st.sampled_from(_SHOWN + ("WhiteElo", "Site", "Whites")))
+        value = "".join(draw(st.lists(_TAG_CHARS, max_size=6)))
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        if kind == 1:
+            escaped = value  # unescaped quotes and backslashes: maybe not a tag pair that reads
+        pad = draw(st.sampled_from(["", " ", "\t", "\u00a0"]))
+        before, gap, after = (draw(st.sampled_from(options)) for options in (["", " "], [" ", "  ", "\t"], ["", " "]))
+        lines.append(f'{pad}[{before}{name}{gap}"{escaped}"{after}]{pad}')
+    return "\n".join(lines + [moves])
+
+
+@given(_tag_blocks())
+@settings(max_examples=400, deadline=None)
+def test_the_listing_reads_the_shown_tags_as_reading_does(text):
+    """The list reads only the tags it shows, each from its line: what it shows is what reading
+    the whole record gives (the last of a repeated name; a tag pair in a comment is no tag)."""
+    try:
+        (record,) = read_import(text)
+    except NotationError:
+        assume(False)
+    (listed,) = list_import(text)
+    assert listed.moves == 2
+    assert listed.tags == {k: v for k, v in record.tags.items() if k in _SHOWN}
+    assert list(listed.tags) == [k for k in record.tags if k in _SHOWN]
+    assert listed.label() == f"1. {yinsh.page.records._title(record.tags, 120)}, 2 moves"
+
+
 class TestPlayersForRecord:
     """Opening a record while a computer plays keeps it on its colour, and says so."""
 

@@ -34,7 +34,7 @@ from ..compat import capitalize, ordered_dict
 from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
 from ..limits import MAX_MOVE_NUMBER_DIGITS, MAX_MOVES
-from ..pgn import RESULTS, is_sgf, read_tags, record_text
+from ..pgn import RESULTS, is_sgf, record_text, tag_pair
 from ..record import Record, read_record, split_records, write_record
 from ..scan import strip, visible
 from .settings import REMOTE, Settings, ai_level
@@ -182,15 +182,35 @@ def _glance(text: str) -> tuple[dict[str, str], int | None]:
         # would begin the next game: split_records): the movetext follows the last such line.
         last = text.rfind("\n[")
         end = text.find("\n", last + 1 if last >= 0 else 0)
+        brace = text.find("{")
+        if 0 <= brace and (end < 0 or brace < end):
+            # unless that line is in a comment opened after the tags: the tags end at the first
+            # line that does not start with "[" (a step per line, for these records only)
+            end = 0
+            for line in text.split("\n"):
+                if not line.startswith("["):
+                    break
+                end += len(line) + 1
+            end = -1 if end > len(text) else end - 1
         header, body = (text, "") if end < 0 else (text[:end], text[end:])
     shown = ordered_dict()
     for line in header.split("\n", _SHOWN_LINES)[:_SHOWN_LINES] if header else ():
-        if line.startswith(_LABEL_PREFIXES):
-            name = line[1:].split(None, 1)[0]
+        if line.startswith(_LABEL_PREFIXES) or line.startswith(("[ ", "[\t")):
+            # The name, from the line's start: a value may hold a thousand characters, and
+            # every new str costs its length and more on MicroPython (docs/PORTABILITY.md)
+            words = line[1:_NAME_CHARS].split(None, 1)
+            name = words[0] if len(words) > 1 else line[1:].split(None, 1)[0]
             if name in _LABEL_TAGS:
                 shown[name] = line  # the last of a repeated name counts, as in reading
-    tags = read_tags("\n".join(shown.values()))[0] if shown else {}
+    tags = ordered_dict()
+    for line in shown.values():  # each a tag pair line to read_tags (stripped, starting with "[")
+        name, value = tag_pair(line)
+        tags[name] = value
     return tags, _count_moves(body)
+
+
+_NAME_CHARS: Final = 80
+"""Characters from a tag pair line's start that hold a shown tag's name and the space after it."""
 
 
 def _count_moves(body: str) -> int | None:
@@ -331,11 +351,16 @@ def record_notices(record: Record) -> list[str]:
 def _title(tags: dict[str, str], limit: int | None = None) -> str:
     """Who played a game, or its name; and its date: tag text made :func:`~yinsh.scan.visible`,
     cut short past ``limit`` characters."""
+    def part(value: str) -> str:
+        # A tag's first ``limit`` characters: the title's first ones are the same, and it is as
+        # surely past the limit; the rest would cost a copy and a scan (a tag holds 1,000)
+        return value if limit is None or len(value) <= limit else value[:limit]
+
     if "White" in tags or "Black" in tags:
-        title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
+        title = f"{part(tags.get('White', '?'))} – {part(tags.get('Black', '?'))}"
     else:
-        title = tags.get("Scenario") or tags.get("Game") or tags.get("Event") or "a game"
-    title += f", {tags['Date']}" if tags.get("Date") else ""
+        title = part(tags.get("Scenario") or tags.get("Game") or tags.get("Event") or "a game")
+    title += f", {part(tags['Date'])}" if tags.get("Date") else ""
     return visible(title if limit is None or len(title) <= limit else title[:limit - 1] + "…")
 
 
