@@ -24,15 +24,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-WATCH = """() => {
-  if (!window.__longTasks) {
-    new PerformanceObserver(list => {
-      for (const entry of list.getEntries()) window.__longTasks.push(Math.round(entry.duration));
-    }).observe({type: "longtask"});
-  }
-  window.__longTasks = [];
-}"""
-SET_TEXT = "t => { document.querySelector('#open-dialog textarea').value = t; }"
 
 
 def pastes() -> dict[str, str]:
@@ -68,10 +59,10 @@ def open_dialog(browser, url: str):  # type: ignore[no-untyped-def]
 def list_once(page, cdp, text: str) -> tuple[float, int, int]:  # type: ignore[no-untyped-def]
     """CPU ms, longest task ms and options listed for one paste of ``text``."""
     dialog = page.locator("#open-dialog")
-    page.evaluate(SET_TEXT, "")
-    dialog.locator("textarea").dispatch_event("input")
-    page.evaluate(SET_TEXT, text)
-    page.evaluate(WATCH)
+    from browser import WATCH_LONG_TASKS, put_paste
+
+    put_paste(page, text)
+    page.evaluate(WATCH_LONG_TASKS)
 
     def thread_time() -> float:
         return next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "ThreadTime")

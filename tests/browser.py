@@ -35,3 +35,24 @@ RETURNING_VISITOR = "try { localStorage.getItem('yinsh:welcome') || localStorage
 """A context's init script that makes every visit a returning visitor's: the first visit's
 question (yinsh.page.prefs.welcome_due) is answered "Two players here" unless the page stored
 an answer itself. The tests of that question open their pages without it."""
+
+
+#: JavaScript: start collecting the page's long tasks (once), or forget those collected so far;
+#: their durations (ms) gather in ``window.__longTasks``.
+WATCH_LONG_TASKS = """() => {
+  if (!window.__longTasks) {
+    new PerformanceObserver(list => {
+      for (const entry of list.getEntries()) window.__longTasks.push(Math.round(entry.duration));
+    }).observe({type: "longtask"});
+  }
+  window.__longTasks = [];
+}"""
+
+
+def put_paste(page: Any, text: str) -> None:
+    """Put ``text`` in the open Open dialog's box as a paste would, after emptying it (so the
+    page reads it anew); the page reads it on the ``change`` event the caller dispatches."""
+    box = page.locator("#open-dialog textarea")
+    box.evaluate("(e, t) => { e.value = t; }", "")
+    box.dispatch_event("input")
+    box.evaluate("(e, t) => { e.value = t; }", text)

@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 import pytest
+from browser import WATCH_LONG_TASKS, put_paste
 from pages import RecordedPage, follow_link, shared_page_fixtures
 
 from yinsh import Game
@@ -26,15 +27,6 @@ ISSUE = {item.name: item for item in hostile_inputs()}
 BOOT_TIMEOUT_MS = 90_000
 LONG_TASK_MS = 200
 
-#: JavaScript: start collecting long tasks (once), or forget those collected so far.
-WATCH = """() => {
-  if (!window.__longTasks) {
-    new PerformanceObserver(list => {
-      for (const entry of list.getEntries()) window.__longTasks.push(Math.round(entry.duration));
-    }).observe({type: "longtask"});
-  }
-  window.__longTasks = [];
-}"""
 
 
 def as_hash(link: str) -> str:
@@ -55,7 +47,7 @@ class Watched(RecordedPage):
             self.loaded = True
 
     def watch(self) -> None:
-        self.page.evaluate(WATCH)
+        self.page.evaluate(WATCH_LONG_TASKS)
 
     def long_tasks(self) -> list[int]:
         """The long tasks since :meth:`watch`, in ms (after a pause: entries come in late)."""
@@ -135,10 +127,7 @@ def test_hostile_pasted_text_is_explained_with_no_long_task(hostile_page, name, 
     shown = page.locator("#open-message")
 
     def act() -> list[int]:
-        # The text goes in as a paste would put it; the long tasks are those of reading it.
-        page.evaluate("t => { document.querySelector('#open-dialog textarea').value = t; }", "")
-        dialog.locator("textarea").dispatch_event("input")
-        page.evaluate("t => { document.querySelector('#open-dialog textarea').value = t; }", ISSUE[name].text)
+        put_paste(page, ISSUE[name].text)  # the long tasks are those of reading it
         hostile_page.watch()
         dialog.locator("textarea").dispatch_event("change")
         shown.wait_for(state="visible", timeout=10_000)
@@ -178,9 +167,7 @@ def test_the_worst_pastes_are_listed_with_no_long_task(hostile_page, name):
     options = dialog.locator("select[name=choice] option")
 
     def act() -> list[int]:
-        page.evaluate("t => { document.querySelector('#open-dialog textarea').value = t; }", "")
-        dialog.locator("textarea").dispatch_event("input")
-        page.evaluate("t => { document.querySelector('#open-dialog textarea').value = t; }", ISSUE[name].text)
+        put_paste(page, ISSUE[name].text)
         hostile_page.watch()
         dialog.locator("textarea").dispatch_event("change")
         dialog.locator("select[name=choice]").wait_for(state="visible", timeout=30_000)
