@@ -24,7 +24,7 @@ from ..page.session import Session
 from ..page.settings import DELAYS, PLAYER_KINDS, STORAGE_KEY, VARIANTS, Settings, ai_level
 from ..page.urls import read_params
 from ..render import escape
-from .dom import document, find, load, store, window
+from .dom import document, find, load, pressed_action, store, window
 
 WELCOME_COMPUTER = Settings(black="ai-2")
 """What "Play the computer (level 2)" starts: the visitor is White, the computer Black at level 2."""
@@ -85,10 +85,9 @@ class Dialogs:
             self.welcome.showModal()
 
     def on_welcome_click(self, event) -> None:
-        button = find(event.target, "button[data-action]")
-        if button is None:
+        action = pressed_action(event)
+        if not action:
             return
-        action = str(button.getAttribute("data-action"))
         choice = {"welcome-computer": "computer", "welcome-two": "two", "welcome-setup": "other"}.get(action)
         if choice is None:
             return
@@ -138,12 +137,12 @@ class Dialogs:
         self.pending = None
 
     def on_confirm_click(self, event) -> None:
-        button = find(event.target, "button[data-action]")
-        if button is None:
+        action = pressed_action(event)
+        if not action:
             return
         pending, self.pending = self.pending, None
         self.confirm.close()
-        if str(button.getAttribute("data-action")) == "discard" and pending is not None:
+        if action == "discard" and pending is not None:
             self.begin(pending[0])
 
     # ------------------------------------------------------------------ a link's game
@@ -158,9 +157,9 @@ class Dialogs:
         self.replace.showModal()
 
     def on_replace_click(self, event) -> None:
-        button = find(event.target, "button[data-action]")
-        if button is not None:
-            self.answer_link(str(button.getAttribute("data-action")))
+        action = pressed_action(event)
+        if action:
+            self.answer_link(action)
 
     def on_replace_closed(self, event) -> None:
         """Escape closes the question: the game in progress stays. (A close that arrives once
@@ -214,10 +213,9 @@ class Dialogs:
                         delay=int(delay) if delay.isdigit() else self.session.settings.delay)
 
     def on_setup_click(self, event) -> None:
-        button = find(event.target, "button[data-action]")
-        if button is None:
+        action = pressed_action(event)
+        if not action:
             return
-        action = str(button.getAttribute("data-action"))
         if action == "start-game":
             settings = self.chosen()
             self.setup.close()

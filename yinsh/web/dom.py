@@ -42,6 +42,12 @@ def find(target, selector: str):
     return None if target is None or not hasattr(target, "closest") else element(target.closest(selector))
 
 
+def pressed_action(event) -> str:
+    """The ``data-action`` of the button a click came from, or ``""`` (not from such a button)."""
+    button = find(event.target, "button[data-action]")
+    return "" if button is None else str(button.getAttribute("data-action"))
+
+
 def load(key: str) -> str | None:
     """What ``localStorage`` keeps under ``key``, or ``None`` (nothing, or storage switched off)."""
     value = element(_storage().get(key))

@@ -32,7 +32,7 @@ from ..page.records import (
 from ..page.saved import SAVED_KEY, SET_ASIDE_KEY, saved_to_json, time_from_iso
 from ..page.session import NAMES, Session
 from ..render import escape
-from .dom import create_proxy, document, find, load, store, to_js, warn, window
+from .dom import create_proxy, document, find, load, pressed_action, store, to_js, warn, window
 
 __all__ = ["GameKeeper", "ACTIONS"]
 
@@ -257,10 +257,9 @@ class GameKeeper:
         self.preview()
 
     def on_dialog_click(self, event) -> None:
-        button = find(event.target, "button[data-action]")
-        if button is None:
+        action = pressed_action(event)
+        if not action:
             return
-        action = str(button.getAttribute("data-action"))
         if action == "cancel-open":
             self.dialog.close()
         elif action == "open-game":

@@ -24,7 +24,7 @@ from ..page.status import status
 from .client import ComputerClient
 from .controls import BoardInput
 from .dialogs import Dialogs
-from .dom import document, element, find, is_none, listen, load, store, to_js, warn, window
+from .dom import document, element, find, is_none, listen, load, pressed_action, store, to_js, warn, window
 from .game_menu import ACTIONS, GameKeeper
 from .learning import Learning
 from .view import View
@@ -302,10 +302,9 @@ class App:
         self.refresh()
 
     def on_live_dialog(self, event) -> None:
-        button = find(event.target, "button[data-action]")
-        if button is None:
+        action = pressed_action(event)
+        if not action:
             return
-        action = str(button.getAttribute("data-action"))
         dialog = document.getElementById("live-dialog")
         if action == "live-create":
             chosen = element(dialog.querySelector("input[name=colours]:checked"))
