@@ -138,6 +138,8 @@ async def _play(pair: Pair, until: float, rng: random.Random) -> None:
 
 async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, sync: Path,
                        connections_per_worker: int, heartbeat: float) -> dict:
+    from live_load import start_together
+
     connections = [await connect(urls[i % len(urls):] + urls[:i % len(urls)]) for i in range(connections_per_worker)]
     limit = asyncio.Semaphore(SETUP_CONCURRENCY)
     set_up_started = time.perf_counter()
@@ -156,9 +158,7 @@ async def _worker_main(urls: list[str], rooms: int, seconds: float, seed: int, s
     made = await asyncio.gather(*(one(i) for i in range(rooms)))
     pairs = [p for p in made if p is not None]
     set_up = time.perf_counter() - set_up_started
-    (sync / f"ready-{seed}").touch()
-    while not (sync / "go").exists():  # every worker's rooms start playing together
-        await asyncio.sleep(0.05)
+    await start_together(sync, seed)
     start = time.perf_counter()
     started_wall = time.time()
     cpu = time.process_time()

@@ -241,6 +241,14 @@ def _waited() -> float:
     return total
 
 
+async def start_together(sync: Path, seed: int) -> None:
+    """Say in ``sync`` that this process's rooms are set up (``ready-<seed>``), then wait for the
+    benchmark's ``go``: every process's rooms start playing together."""
+    (sync / f"ready-{seed}").touch()
+    while not (sync / "go").exists():
+        await asyncio.sleep(0.02)
+
+
 async def worker_main(url: str, rooms: int, seconds: float, seed: int, sync: Path, connections: int) -> dict:
     """``rooms`` rooms of this process: prepared, set up, then played together with the other
     processes' (``sync``: files saying ready / go), for ``seconds``. Figures as a dict."""
@@ -279,9 +287,7 @@ async def worker_main(url: str, rooms: int, seconds: float, seed: int, sync: Pat
     made = await asyncio.gather(*(open_room(i, r) for i, r in enumerate(lean)))
     playing = [r for r in made if r is not None]
     set_up = time.perf_counter() - set_up_started
-    (sync / f"ready-{seed}").touch()
-    while not (sync / "go").exists():  # every process's rooms start playing together
-        await asyncio.sleep(0.02)
+    await start_together(sync, seed)
     start = time.perf_counter()
     cpu = time.process_time()
     waited = _waited()
