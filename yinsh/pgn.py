@@ -43,7 +43,7 @@ from .state import initial_state
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "tag_pair", "move_texts",
+__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "tag_pair", "tag_pair_head", "lay_out", "Layout", "move_texts",
            "write_record"]
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
@@ -77,14 +77,11 @@ def split_records(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: 
     Raises ``NotationError`` for a text longer than ``max_chars`` or holding more than
     ``max_games`` games (``None``: no limit, for a file the user chose on their own machine).
     """
-    if not isinstance(text, str):
-        raise NotationError(f"{text!r} is not a record: expected text")
-    if max_chars is not None and len(text) > max_chars:
-        raise NotationError(too_long("the text", text, max_chars))
-    text = _without_bom(text)
-    if is_sgf(text):
-        return [text]
-    return _games(text, max_chars is not None, max_games)
+    text = _checked_text(text, max_chars)
+    if is_sgf(_without_bom(text)):
+        return [_without_bom(text)]
+    layout = _laid_out(text, max_chars is not None, max_games)
+    return [layout.text(index) for index in range(len(layout))]
 
 
 def record_text(text: str) -> str:
@@ -142,115 +139,168 @@ def _record_lines(text: str, limited: bool = True) -> list[tuple[bool, str]]:
     return out
 
 
-def _games(text: str, limited: bool, max_games: int | None) -> list[str]:
-    """:func:`split_records` of a text that is not SGF: the reading of :func:`_record_lines`
-    (a property test holds it to that) in one short step of Python per line, over the text's
-    UTF-8 bytes: on MicroPython every new ``str`` is first looked up among the interned
-    strings (thousands in the page: a line's ``str`` cost several times its ``bytes``)."""
-    text = _one_break(text)
-    if limited:
-        _check_line_count(text)  # counted, not split: a line's ``str`` is looked up as said above
+def lay_out(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: int | None = MAX_GAMES) -> Layout:
+    """Where each game of a text in official notation lies in its UTF-8 bytes: the games of
+    :func:`split_records` (checked the same way: raises ``NotationError``), none of them made a
+    ``str``. A reader of a long paste looks at each game there (the Open dialog's list): on the
+    page's MicroPython a game's ``str`` costs a search of the heap past its holes, twice
+    (docs/PORTABILITY.md). Not for SGF (:func:`is_sgf`), whose file is one game.
+
+    >>> layout = lay_out('[White "A"]\\n  1.e3\\n\\n[White "B"]\\n# x\\n1.f5')
+    >>> len(layout), layout.bounds(0), layout.bounds(1), layout.text(1)
+    (2, (0, 14, 18), (20, 36, 40), '[White "B"]\\n1.f5')
+    """
+    layout = _laid_out(_checked_text(text, max_chars), max_chars is not None, max_games)
+    if layout.dropped:  # searches must not see what reading leaves out
+        search = bytearray(layout.search)
+        blank = memoryview(b" " * max(layout.dropped[i + 1] - layout.dropped[i]
+                                      for i in range(0, len(layout.dropped), 2)))
+        for i in range(0, len(layout.dropped), 2):
+            start, end = layout.dropped[i], layout.dropped[i + 1]
+            search[start:end] = blank[:end - start]
+        layout.search = search
+    return layout
+
+
+class Layout:
+    """Where the games of a text lie in its UTF-8 bytes (:func:`lay_out`).
+
+    ``data`` is the text's UTF-8, each line ended by ``\\n``; ``search`` holds the same bytes
+    at the same offsets as every reader sees them: each of :data:`~yinsh.scan.ODD_SPACES` made
+    ASCII spaces, and (from :func:`lay_out`) each line dropped outside a comment (``#``, ``%``)
+    made blank. So a search there for ``.``, a brace or a word finds what it would in the
+    game's record text, whatever spaces and lines lie between.
+    """
+
+    __slots__ = ("data", "search", "dropped", "_pieces", "_games")
+
+    def __init__(self, data: bytes, search: bytes | bytearray, pieces: list[int], games: list[int],
+                 dropped: list[int]) -> None:
+        self.data, self.search = data, search
+        self.dropped = dropped
+        """The start and end in ``data`` of each line dropped outside a comment, one after the other."""
+        self._pieces = pieces  # the start and end of each piece of data kept, one after the other
+        self._games = games  # each game's first piece (its start's index in pieces), and where its moves start
+
+    def __len__(self) -> int:
+        return len(self._games) // 2
+
+    def bounds(self, index: int) -> tuple[int, int, int]:
+        """Where game ``index`` (from 0) starts in ``data``, where its movetext starts (at its
+        end when it has none: its tag pair lines come before), and where it ends."""
+        first, last = self._pieces_of(index)
+        end = self._pieces[last - 1]
+        moves = self._games[2 * index + 1]
+        return self._pieces[first], end if moves < 0 else moves, end
+
+    def text(self, index: int) -> str:
+        """The record text of game ``index``, as :func:`split_records` gives it."""
+        first, last = self._pieces_of(index)
+        return _joined(self.data, self._pieces[first:last]).decode("utf-8", "surrogatepass")
+
+    def _pieces_of(self, index: int) -> tuple[int, int]:
+        after = 2 * index + 2
+        return self._games[2 * index], self._games[after] if after < len(self._games) else len(self._pieces)
+
+
+def _checked_text(text: str, max_chars: int | None) -> str:
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not a record: expected text")
+    if max_chars is not None and len(text) > max_chars:
+        raise NotationError(too_long("the text", text, max_chars))
+    return text
+
+
+def _laid_out(text: str, limited: bool, max_games: int | None) -> Layout:
+    """:func:`lay_out` but the dropped lines blanked (``split_records`` needs no search)."""
+    ascii_only = len(text.encode()) == len(text) if MICROPYTHON else False
     data = text.encode("utf-8", "surrogatepass")  # a lone surrogate (CPython only) is refused below, as there
-    if not ((not plain(text)) if MICROPYTHON else any(space in text for space in ODD_SPACES)):
-        return _games_in_place(data, max_games)
-    lines = _stripped_like(data.split(b"\n"), _plain_spaces(data).split(b"\n"))
-    games: list[list[bytes]] = []
-    game: list[bytes] = []
-    in_comment = in_moves = too_many = False
-    surrogates = not MICROPYTHON and b"\xed" in data  # U+D000-U+DFFF: maybe a lone surrogate
-    for line in lines:
-        line = line.strip()
-        if in_comment:  # a comment's line is its text, whatever it starts with
-            game.append(line)
-            if surrogates and (b"{" in line or b"}" in line):
-                _check_unicode(line)
-            if b"}" in line:
-                in_comment = line.rfind(b"{") > line.rfind(b"}")  # the last brace decides (_ends_in_comment)
-        elif not line:
-            continue
-        elif line.startswith(b"["):
-            if in_moves:
-                too_many = too_many or len(games) + 1 == max_games  # said once every line is read, as there
-                games.append(game)
-                game = []
-                in_moves = False
-            game.append(line)
-        elif not line.startswith(_DROPPED):
-            game.append(line)
-            in_moves = True
-            if surrogates and (b"{" in line or b"}" in line):
-                _check_unicode(line)
-            if b"{" in line:
-                in_comment = line.rfind(b"{") > line.rfind(b"}")
-    if too_many:
-        raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
-    games.append(game)
-    return [b"\n".join(game).decode("utf-8", "surrogatepass") for game in games if game]
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if limited:  # counted, not split: each line's object costs (docs/PORTABILITY.md)
+        lines = data.count(b"\n") + 1
+        if lines > MAX_LINES:
+            raise NotationError(f"the text has {lines:,} lines: at most {MAX_LINES:,} are read")
+    if MICROPYTHON:
+        odd = not ascii_only or any(space in data for space in _ODD_SPACE_BYTES[:4])  # U+001C-U+001F
+    else:
+        odd = any(space in text for space in ODD_SPACES)
+    plain = _plain_spaces(data) if odd else data
+    return _split(data, plain, 3 if data.startswith(_BOM_BYTES) else 0, max_games)
 
 
-def _games_in_place(data: bytes, max_games: int | None) -> list[str]:
-    """:func:`_games` of a text whose spaces the built-in ``strip()`` all knows, by the offsets
-    of its lines in ``data``: no object per line (only for one that strips), and a run of lines
-    kept as they are is one slice. On the page's MicroPython each object of more than 16 bytes
-    is placed by a search past the heap's small holes (docs/PORTABILITY.md): a ``bytes`` per line
-    of a long paste cost several times the step that reads it."""
-    games: list[list[int]] = []
-    spans: list[int] = []  # each kept piece's start and end in data, pieces that touch merged
+def _split(data: bytes, plain: bytes, start: int, max_games: int | None) -> Layout:
+    """The games of ``data`` from ``start``, read as :func:`_record_lines` reads lines (a
+    property test holds it to that) in one short step of Python per line, by the offsets of its
+    lines: no object per line (only for one stripped of more than a space at an end), and a run
+    of lines kept as they are is one piece. ``plain`` is ``data`` with its odd spaces made ASCII
+    (:func:`_plain_spaces`): where lines start and end is found there."""
+    pieces: list[int] = []
+    games: list[int] = []
+    dropped: list[int] = []
     in_comment = in_moves = too_many = False
     surrogates = not MICROPYTHON and b"\xed" in data  # U+D000-U+DFFF: maybe a lone surrogate
-    size = len(data)
-    start = 0
+    find, rfind, stripped, keep = plain.find, plain.rfind, _STRIPPED, pieces.append
+    size = len(plain)
     while start <= size:
-        end = data.find(b"\n", start)
+        end = find(b"\n", start)
         if end < 0:
             end = size
         after = end + 1
-        if start < end and (data[start] in _STRIPPED or data[end - 1] in _STRIPPED):
-            if start + 1 < end and data[start] not in _STRIPPED and data[end - 2] not in _STRIPPED:
+        if start < end and (plain[start] in stripped or plain[end - 1] in stripped):
+            if start + 1 < end and plain[start] not in stripped and plain[end - 2] not in stripped:
                 end -= 1  # one space at the end, the usual case: no object needed
             else:
-                line = data[start:end]
-                stripped = line.lstrip()
-                start += len(line) - len(stripped)
-                end = start + len(stripped.rstrip())
-        if in_comment or (start < end and data[start] != _DROPPED_0 and data[start] != _DROPPED_1):
-            if not in_comment and data[start] == _OPENING:
-                if in_moves:
-                    too_many = too_many or len(games) + 1 == max_games  # said once every line is read
-                    games.append(spans)
-                    spans = []
-                    in_moves = False
+                line = plain[start:end]
+                kept = line.lstrip()
+                start += len(line) - len(kept)
+                end = start + len(kept.rstrip())
+        if in_comment or (start < end and plain[start] != _DROPPED_0 and plain[start] != _DROPPED_1):
+            if not in_comment and plain[start] == _OPENING:  # a tag pair line
+                if in_moves or not games:
+                    if in_moves:
+                        too_many = too_many or len(games) // 2 == max_games  # said once every line is read
+                        in_moves = False
+                    games += [len(pieces), -1]
             else:
-                if surrogates and (data.find(b"{", start, end) >= 0 or data.find(b"}", start, end) >= 0):
+                if not games:
+                    games += [len(pieces), -1]
+                if surrogates and (find(b"{", start, end) >= 0 or find(b"}", start, end) >= 0):
                     _check_unicode(data[start:end])
                 if in_comment:
-                    if data.find(b"}", start, end) >= 0:  # the last brace decides (_ends_in_comment)
-                        in_comment = data.rfind(b"{", start, end) > data.rfind(b"}", start, end)
+                    if find(b"}", start, end) >= 0:  # the last brace decides (_ends_in_comment)
+                        in_comment = rfind(b"{", start, end) > rfind(b"}", start, end)
                 else:
-                    in_moves = True
-                    if data.find(b"{", start, end) >= 0:
-                        in_comment = data.rfind(b"{", start, end) > data.rfind(b"}", start, end)
-            if spans and spans[-1] + 1 == start:
-                spans[-1] = end
-            else:
-                spans += [start, end]
+                    if not in_moves:
+                        games[-1] = start
+                        in_moves = True
+                    if find(b"{", start, end) >= 0:
+                        in_comment = rfind(b"{", start, end) > rfind(b"}", start, end)
+            if len(pieces) > games[-2] and pieces[-1] + 1 == start:
+                pieces[-1] = end
+            else:  # append, not +=: MicroPython grows a list by += four items at a time (docs/PORTABILITY.md)
+                keep(start)
+                keep(end)
+        elif start < end:
+            dropped.append(start)
+            dropped.append(end)
         start = after
     if too_many:
         raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
-    games.append(spans)
-    return [_joined(data, spans).decode("utf-8", "surrogatepass") for spans in games if spans]
+    return Layout(data, plain, pieces, games, dropped)
 
 
-def _joined(data: bytes, spans: list[int]) -> bytes:
-    """The pieces of ``data`` between each pair of offsets of ``spans``, a line break between two."""
-    if len(spans) == 2:
-        return data[spans[0]:spans[1]]
-    return b"\n".join([data[spans[i]:spans[i + 1]] for i in range(0, len(spans), 2)])
+def _joined(data: bytes, pieces: list[int]) -> bytes:
+    """The pieces of ``data`` between each pair of offsets of ``pieces``, a line break between two."""
+    if len(pieces) == 2:
+        return data[pieces[0]:pieces[1]]
+    return b"\n".join([data[pieces[i]:pieces[i + 1]] for i in range(0, len(pieces), 2)])
 
 
 _STRIPPED: Final = frozenset(b" \t\r\x0b\x0c")  # what bytes.strip() strips besides the line's break
 _OPENING: Final = b"["[0]
 _DROPPED_0, _DROPPED_1 = (byte[0] for byte in _DROPPED)
+_BOM_BYTES: Final = b"\xef\xbb\xbf"
 
 
 def _check_unicode(line: bytes) -> None:
@@ -298,32 +348,23 @@ def _one_break(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-def _stripped_like(lines: list[bytes], plain_lines: list[bytes]) -> list[bytes]:
-    """``lines`` stripped where ``plain_lines`` (the same lines with every space the built-in
-    ``strip()`` does not know made as many ASCII spaces as it has bytes) strip."""
-    out = []
-    for line, plain_line in zip(lines, plain_lines):
-        stripped = plain_line.strip()
-        if len(stripped) == len(plain_line):
-            out.append(line)
-        elif not stripped:
-            out.append(b"")
-        else:
-            start = len(plain_line) - len(plain_line.lstrip())
-            out.append(line[start:start + len(stripped)])
-    return out
-
-
 def _plain_spaces(data: bytes) -> bytes:
     """``data`` with the UTF-8 of each of :data:`~yinsh.scan.ODD_SPACES` replaced by as many
-    ``b" "`` (no such sequence occurs inside another character's bytes)."""
-    for space in _ODD_SPACE_BYTES:
-        if space in data:
-            data = data.replace(space, b" " * len(space))
+    ``b" "`` (no such sequence occurs inside another character's bytes). Each search is a pass
+    over the text: the spaces that share their first bytes are looked for only when those are
+    there (an en dash shares two with a dozen spaces)."""
+    for lead, spaces in _ODD_SPACES_BY_LEAD:
+        if lead in data:
+            for space in spaces:
+                if space in data:
+                    data = data.replace(space, b" " * len(space))
     return data
 
 
 _ODD_SPACE_BYTES: Final = [space.encode() for space in ODD_SPACES]
+_ODD_SPACES_BY_LEAD: Final = [(lead, [space for space in _ODD_SPACE_BYTES if space.startswith(lead)])
+                              for lead in (b"\x1c", b"\x1d", b"\x1e", b"\x1f", b"\xc2", b"\xe1\x9a\x80", b"\xe2\x80",
+                                           b"\xe2\x81\x9f", b"\xe3\x80\x80")]
 
 
 def _without_bom(text: str) -> str:
@@ -343,16 +384,11 @@ def tag_pair(line: str) -> tuple[str, str]:
     other line, a wrong one included, is read a step per escape (:func:`_tag_pair_stepwise`).
     """
     data = utf8(line)
-    end = len(data)
-    i = start = skip(data, 1, _BLANKS)
-    while i < end and data[i] in _TAG_NAME_BYTES and i - start <= _MAX_TAG_NAME:
-        i += 1
-    opening = skip(data, i, _BLANKS)
-    closing = data.rfind(_QUOTES)
-    if (start == i or opening == i or closing <= opening or data[opening] != _QUOTE or b"\r" in data
-            or data[skip(data, closing + 1, _BLANKS):] != b"]"):
+    parts = _tag_parts(data, 0, len(data))
+    if parts is None:
         return _tag_pair_stepwise(line)
-    value = data[opening + 1:closing]
+    start, name_end, opening, closing = parts
+    value = data[opening:closing]
     if b"\\" in value:
         value = value.replace(b"\\\\", b"\r")  # an escaped backslash, out of the way
         if value.endswith(b"\\") or value.count(_QUOTES) != value.count(b'\\"'):
@@ -363,7 +399,59 @@ def tag_pair(line: str) -> tuple[str, str]:
     text = value.decode()
     if len(text) > MAX_TAG_CHARS:
         return _tag_pair_stepwise(line)
-    return data[start:i].decode(), text
+    return data[start:name_end].decode(), text
+
+
+def _tag_parts(data: bytes, start: int, end: int) -> tuple[int, int, int, int] | None:
+    """Where the name and the value of the tag pair line ``data[start:end]`` lie, when the line
+    is ``[Name "value"]`` up to its escapes (the value ends at the line's last quote); ``None``
+    for any other line, to be read a step at a time."""
+    i = name = min(skip(data, start + 1, _BLANKS), end)
+    while i < end and data[i] in _TAG_NAME_BYTES and i - name <= _MAX_TAG_NAME:
+        i += 1
+    opening = min(skip(data, i, _BLANKS), end)
+    closing = data.rfind(_QUOTES, start, end)
+    if (name == i or opening == i or closing <= opening or data[opening] != _QUOTE or data.find(b"\r", start, end) >= 0
+            or min(skip(data, closing + 1, _BLANKS), end) != end - 1 or data[end - 1] != _CLOSING):
+        return None
+    return name, i, opening + 1, closing
+
+
+def tag_pair_head(data: bytes, start: int, end: int, chars: int) -> tuple[str, str]:
+    """:func:`tag_pair` of the line ``data[start:end]`` (its UTF-8), the value cut to its first
+    ``chars`` characters: what a list shows of a tag that may hold a thousand. The line is
+    checked whole, by counts in C; only the value's first bytes are copied and unescaped (on the
+    page's MicroPython each copy of a long value costs a search of the heap: docs/PORTABILITY.md).
+    Raises ``NotationError`` as :func:`tag_pair` does.
+
+    >>> line = b'[Event "\\\\"' + b'\\\\"' * 999 + b'"]'
+    >>> tag_pair_head(line, 0, len(line), 5)
+    ('Event', '\"\"\"\"\"')
+    """
+    parts = _tag_parts(data, start, end)
+    if parts is not None:
+        name, name_end, opening, closing = parts
+        backslashes = data.count(b"\\", opening, closing)
+        if not backslashes and data.find(_QUOTES, opening, closing) < 0:
+            size = closing - opening  # bytes, as many characters or more
+        elif (backslashes and data.find(b"\\\\", opening, closing) < 0 and data[closing - 1] != _BACKSLASH
+              and data.count(_QUOTES, opening, closing) == data.count(b'\\"', opening, closing)):
+            size = closing - opening - backslashes  # each backslash escapes the byte after it
+        else:
+            size = -1  # an escaped backslash, or a quote not escaped: read whole
+        if 0 <= size <= MAX_TAG_CHARS:
+            cut = min(closing, opening + (2 if backslashes else 1) * 4 * chars)
+            while opening < cut < closing and 0x80 <= data[cut] < 0xC0:
+                cut -= 1  # not inside a character
+            head = data[opening:cut]
+            try:
+                value = (head.replace(b"\\", b"") if backslashes else head).decode()
+            except UnicodeError:  # a lone surrogate (CPython only): refused as tag_pair refuses it
+                value = None
+            if value is not None:
+                return data[name:name_end].decode(), value[:chars]
+    name_text, value_text = tag_pair(data[start:end].decode("utf-8", "surrogatepass"))
+    return name_text, value_text[:chars]
 
 
 def _tag_pair_stepwise(line: str) -> tuple[str, str]:
@@ -408,6 +496,8 @@ def _tag_pair_stepwise(line: str) -> tuple[str, str]:
 
 _QUOTE: Final = b'"'[0]
 _QUOTES: Final = b'"'
+_BACKSLASH: Final = b"\\"[0]
+_CLOSING: Final = b"]"[0]
 
 
 def _without_comments(body: str) -> str:
