@@ -43,7 +43,7 @@ from .state import initial_state
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "tag_pair", "tag_pair_head", "lay_out", "Layout", "move_texts",
+__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "tag_pair", "tag_pair_head", "lay_out", "Layout", "strip_bounds", "move_texts",
            "write_record"]
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
@@ -249,12 +249,9 @@ def _split(data: bytes, plain: bytes, start: int, max_games: int | None) -> Layo
         after = end + 1
         if start < end and (plain[start] in stripped or plain[end - 1] in stripped):
             if start + 1 < end and plain[start] not in stripped and plain[end - 2] not in stripped:
-                end -= 1  # one space at the end, the usual case: no object needed
+                end -= 1  # one space at the end, the usual case
             else:
-                line = plain[start:end]
-                kept = line.lstrip()
-                start += len(line) - len(kept)
-                end = start + len(kept.rstrip())
+                start, end = strip_bounds(plain, start, end)
         if in_comment or (start < end and plain[start] != _DROPPED_0 and plain[start] != _DROPPED_1):
             if not in_comment and plain[start] == _OPENING:  # a tag pair line
                 if in_moves or not games:
@@ -288,6 +285,31 @@ def _split(data: bytes, plain: bytes, start: int, max_games: int | None) -> Layo
     if too_many:
         raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
     return Layout(data, plain, pieces, games, dropped)
+
+
+def strip_bounds(data: bytes | bytearray, start: int, end: int) -> tuple[int, int]:
+    """Where the line ``data[start:end]`` starts and ends without the ASCII spaces at its ends
+    (those of ``bytes.strip()``): a few spaces are stepped over, a longer run stripped by the
+    built-in (a copy of the line: on the page's MicroPython a copy of more than 16 bytes costs a
+    search of the heap, docs/PORTABILITY.md).
+
+    >>> strip_bounds(b"  ab \\t", 0, 6), strip_bounds(b" " * 9 + b"x", 0, 10), strip_bounds(b"   ", 0, 3)
+    ((2, 4), (9, 10), (3, 3))
+    """
+    first, last = start, end
+    while first < last and data[first] in _STRIPPED and first - start < _STEPPED:
+        first += 1
+    while last > first and data[last - 1] in _STRIPPED and end - last < _STEPPED:
+        last -= 1
+    if first < last and (data[first] in _STRIPPED or data[last - 1] in _STRIPPED):
+        line = data[first:last]
+        kept = line.lstrip()
+        first += len(line) - len(kept)
+        last = first + len(kept.rstrip())
+    return first, last
+
+
+_STEPPED: Final = 4
 
 
 def _joined(data: bytes, pieces: list[int]) -> bytes:
@@ -384,7 +406,7 @@ def tag_pair(line: str) -> tuple[str, str]:
     other line, a wrong one included, is read a step per escape (:func:`_tag_pair_stepwise`).
     """
     data = utf8(line)
-    parts = _tag_parts(data, 0, len(data))
+    parts = None if b"\r" in data else _tag_parts(data, 0, len(data))  # \r holds escaped backslashes below
     if parts is None:
         return _tag_pair_stepwise(line)
     start, name_end, opening, closing = parts
@@ -411,18 +433,20 @@ def _tag_parts(data: bytes, start: int, end: int) -> tuple[int, int, int, int] |
         i += 1
     opening = min(skip(data, i, _BLANKS), end)
     closing = data.rfind(_QUOTES, start, end)
-    if (name == i or opening == i or closing <= opening or data[opening] != _QUOTE or data.find(b"\r", start, end) >= 0
+    if (name == i or opening == i or closing <= opening or data[opening] != _QUOTE
             or min(skip(data, closing + 1, _BLANKS), end) != end - 1 or data[end - 1] != _CLOSING):
         return None
     return name, i, opening + 1, closing
 
 
 def tag_pair_head(data: bytes, start: int, end: int, chars: int) -> tuple[str, str]:
-    """:func:`tag_pair` of the line ``data[start:end]`` (its UTF-8), the value cut to its first
-    ``chars`` characters: what a list shows of a tag that may hold a thousand. The line is
-    checked whole, by counts in C; only the value's first bytes are copied and unescaped (on the
-    page's MicroPython each copy of a long value costs a search of the heap: docs/PORTABILITY.md).
-    Raises ``NotationError`` as :func:`tag_pair` does.
+    """The name of the tag pair line ``data[start:end]`` (UTF-8) and the first ``chars``
+    characters of its value: what a list shows of a tag that may hold a thousand. Only the
+    value's first bytes are read (on the page's MicroPython each pass over a long value, and
+    each copy of it, costs: docs/PORTABILITY.md); the rest of a long value is not checked.
+
+    Of a line :func:`tag_pair` reads, it gives the name and the value's head; of one it refuses,
+    the same ``NotationError``, unless what is wrong lies past the head.
 
     >>> line = b'[Event "\\\\"' + b'\\\\"' * 999 + b'"]'
     >>> tag_pair_head(line, 0, len(line), 5)
@@ -431,24 +455,20 @@ def tag_pair_head(data: bytes, start: int, end: int, chars: int) -> tuple[str, s
     parts = _tag_parts(data, start, end)
     if parts is not None:
         name, name_end, opening, closing = parts
-        backslashes = data.count(b"\\", opening, closing)
-        if not backslashes and data.find(_QUOTES, opening, closing) < 0:
-            size = closing - opening  # bytes, as many characters or more
-        elif (backslashes and data.find(b"\\\\", opening, closing) < 0 and data[closing - 1] != _BACKSLASH
-              and data.count(_QUOTES, opening, closing) == data.count(b'\\"', opening, closing)):
-            size = closing - opening - backslashes  # each backslash escapes the byte after it
-        else:
-            size = -1  # an escaped backslash, or a quote not escaped: read whole
-        if 0 <= size <= MAX_TAG_CHARS:
-            cut = min(closing, opening + (2 if backslashes else 1) * 4 * chars)
+        for size in (2 * chars, 8 * chars):  # bytes enough for as many characters, escaped, ASCII or not
+            cut = min(closing, opening + size)
             while opening < cut < closing and 0x80 <= data[cut] < 0xC0:
                 cut -= 1  # not inside a character
             head = data[opening:cut]
+            if b"\\\\" in head or (cut == closing and head.endswith(b"\\")):
+                break  # an escaped backslash, or the last quote escaped: read whole
+            if b'"' in head and head.count(b'"') != head.count(b'\\"'):
+                break  # a quote not escaped
             try:
-                value = (head.replace(b"\\", b"") if backslashes else head).decode()
+                value = (head.replace(b"\\", b"") if b"\\" in head else head).decode()
             except UnicodeError:  # a lone surrogate (CPython only): refused as tag_pair refuses it
-                value = None
-            if value is not None:
+                break
+            if cut == closing or len(value) >= chars:
                 return data[name:name_end].decode(), value[:chars]
     name_text, value_text = tag_pair(data[start:end].decode("utf-8", "surrogatepass"))
     return name_text, value_text[:chars]
@@ -496,7 +516,6 @@ def _tag_pair_stepwise(line: str) -> tuple[str, str]:
 
 _QUOTE: Final = b'"'[0]
 _QUOTES: Final = b'"'
-_BACKSLASH: Final = b"\\"[0]
 _CLOSING: Final = b"]"[0]
 
 

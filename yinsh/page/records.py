@@ -34,7 +34,7 @@ from ..compat import capitalize, ordered_dict
 from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
 from ..limits import MAX_MOVE_NUMBER_DIGITS, MAX_MOVES, MAX_RECORD_CHARS
-from ..pgn import RESULTS, Layout, is_sgf, lay_out, record_text, tag_pair_head
+from ..pgn import RESULTS, Layout, is_sgf, lay_out, record_text, strip_bounds, tag_pair_head
 from ..record import Record, read_record, write_record
 from ..scan import skip, strip, visible
 from .settings import REMOTE, Settings, ai_level
@@ -192,7 +192,7 @@ def _glance(layout: Layout, index: int) -> tuple[dict[str, str], int | None]:
     while line < moves and pairs < _SHOWN_LINES:  # the tag pair lines, blank and dropped ones between
         after = search.find(b"\n", line, moves)
         after = moves if after < 0 else after
-        first, last = _stripped(search, line, after)
+        first, last = strip_bounds(search, line, after)
         if first < last:
             pairs += 1
             if search.startswith(_LABEL_PREFIXES, first):
@@ -207,19 +207,7 @@ def _glance(layout: Layout, index: int) -> tuple[dict[str, str], int | None]:
 
 
 _TAG_SPACES: Final = b" \t"
-_SPACE_BYTES: Final = frozenset(b" \t\n\r\x0b\x0c")  # what bytes.strip() strips: every space of a search
-
-
-def _stripped(search: bytes | bytearray, start: int, end: int) -> tuple[int, int]:
-    """Where the line ``search[start:end]`` starts and ends without its spaces."""
-    if start < end and (search[start] in _SPACE_BYTES or search[end - 1] in _SPACE_BYTES):
-        if start + 1 < end and search[start] not in _SPACE_BYTES and search[end - 2] not in _SPACE_BYTES:
-            return start, end - 1  # one space at the end, the usual case: no object needed
-        line = search[start:end]
-        kept = line.lstrip()
-        start += len(line) - len(kept)
-        end = start + len(kept.rstrip())
-    return start, end
+_SPACE_BYTES: Final = frozenset(b" \t\n\r\x0b\x0c")  # every space of a search (see Layout)
 
 
 def _shown_name(search: bytes | bytearray, start: int, end: int) -> str | None:
