@@ -166,10 +166,11 @@ class Layout:
     """Where the games of a text lie in its UTF-8 bytes (:func:`lay_out`).
 
     ``data`` is the text's UTF-8, each line ended by ``\\n``; ``search`` holds the same bytes
-    at the same offsets as every reader sees them: each of :data:`~yinsh.scan.ODD_SPACES` made
-    ASCII spaces, and (from :func:`lay_out`) each line dropped outside a comment (``#``, ``%``)
-    made blank. So a search there for ``.``, a brace or a word finds what it would in the
-    game's record text, whatever spaces and lines lie between.
+    at the same offsets as every reader sees them: each of :data:`~yinsh.scan.ODD_SPACES` beyond
+    ASCII made ASCII spaces (a reader of ``search`` counts U+001C-U+001F among its spaces), and
+    (from :func:`lay_out`) each line dropped outside a comment (``#``, ``%``) made blank. So a
+    search there for ``.``, a brace or a word finds what it would in the game's record text,
+    whatever spaces and lines lie between.
     """
 
     __slots__ = ("data", "search", "dropped", "_pieces", "_games")
@@ -221,10 +222,9 @@ def _laid_out(text: str, limited: bool, max_games: int | None) -> Layout:
         lines = data.count(b"\n") + 1
         if lines > MAX_LINES:
             raise NotationError(f"the text has {lines:,} lines: at most {MAX_LINES:,} are read")
-    if MICROPYTHON:
-        odd = not ascii_only or any(space in data for space in _ODD_SPACE_BYTES[:4])  # U+001C-U+001F
-    else:
-        odd = any(space in text for space in ODD_SPACES)
+    # The spaces beyond ASCII are made ASCII first; U+001C-U+001F, ASCII, are spaces to the
+    # splitter as they are (four searches of the whole text saved, a hundredth of a second there)
+    odd = not ascii_only if MICROPYTHON else any(space in text for space in ODD_SPACES if space > "\x7f")
     plain = _plain_spaces(data) if odd else data
     return _split(data, plain, 3 if data.startswith(_BOM_BYTES) else 0, max_games)
 
@@ -232,15 +232,16 @@ def _laid_out(text: str, limited: bool, max_games: int | None) -> Layout:
 def _split(data: bytes, plain: bytes, start: int, max_games: int | None) -> Layout:
     """The games of ``data`` from ``start``, read as :func:`_record_lines` reads lines (a
     property test holds it to that) in one short step of Python per line, by the offsets of its
-    lines: no object per line (only for one stripped of more than a space at an end), and a run
-    of lines kept as they are is one piece. ``plain`` is ``data`` with its odd spaces made ASCII
-    (:func:`_plain_spaces`): where lines start and end is found there."""
+    lines: no object per line (only for one stripped of more than a few spaces at an end), and a
+    run of lines kept as they are is one piece. ``plain`` is ``data`` with its spaces beyond ASCII
+    made ASCII (:func:`_plain_spaces`): where lines start and end is found there."""
     pieces: list[int] = []
     games: list[int] = []
     dropped: list[int] = []
     in_comment = in_moves = too_many = False
     surrogates = not MICROPYTHON and b"\xed" in data  # U+D000-U+DFFF: maybe a lone surrogate
     find, rfind, stripped, keep = plain.find, plain.rfind, _STRIPPED, pieces.append
+    opening_bracket, dropped_0, dropped_1 = _OPENING, _DROPPED_0, _DROPPED_1  # locals: a step less each
     size = len(plain)
     while start <= size:
         end = find(b"\n", start)
@@ -252,8 +253,9 @@ def _split(data: bytes, plain: bytes, start: int, max_games: int | None) -> Layo
                 end -= 1  # one space at the end, the usual case
             else:
                 start, end = strip_bounds(plain, start, end)
-        if in_comment or (start < end and plain[start] != _DROPPED_0 and plain[start] != _DROPPED_1):
-            if not in_comment and plain[start] == _OPENING:  # a tag pair line
+        lead = plain[start] if start < end else -1
+        if in_comment or (lead >= 0 and lead != dropped_0 and lead != dropped_1):
+            if not in_comment and lead == opening_bracket:  # a tag pair line
                 if in_moves or not games:
                     if in_moves:
                         too_many = too_many or len(games) // 2 == max_games  # said once every line is read
@@ -289,9 +291,9 @@ def _split(data: bytes, plain: bytes, start: int, max_games: int | None) -> Layo
 
 def strip_bounds(data: bytes | bytearray, start: int, end: int) -> tuple[int, int]:
     """Where the line ``data[start:end]`` starts and ends without the ASCII spaces at its ends
-    (those of ``bytes.strip()``): a few spaces are stepped over, a longer run stripped by the
-    built-in (a copy of the line: on the page's MicroPython a copy of more than 16 bytes costs a
-    search of the heap, docs/PORTABILITY.md).
+    (those of ``bytes.strip()`` and U+001C-U+001F): a few are stepped over, a longer run stripped
+    by the built-in (a copy of the line: on the page's MicroPython a copy of more than 16 bytes
+    costs a search of the heap, docs/PORTABILITY.md).
 
     >>> strip_bounds(b"  ab \\t", 0, 6), strip_bounds(b" " * 9 + b"x", 0, 10), strip_bounds(b"   ", 0, 3)
     ((2, 4), (9, 10), (3, 3))
@@ -303,9 +305,9 @@ def strip_bounds(data: bytes | bytearray, start: int, end: int) -> tuple[int, in
         last -= 1
     if first < last and (data[first] in _STRIPPED or data[last - 1] in _STRIPPED):
         line = data[first:last]
-        kept = line.lstrip()
+        kept = line.lstrip(_STRIPPED_BYTES)
         first += len(line) - len(kept)
-        last = first + len(kept.rstrip())
+        last = first + len(kept.rstrip(_STRIPPED_BYTES))
     return first, last
 
 
@@ -319,7 +321,8 @@ def _joined(data: bytes, pieces: list[int]) -> bytes:
     return b"\n".join([data[pieces[i]:pieces[i + 1]] for i in range(0, len(pieces), 2)])
 
 
-_STRIPPED: Final = frozenset(b" \t\r\x0b\x0c")  # what bytes.strip() strips besides the line's break
+_STRIPPED_BYTES: Final = b" \t\r\x0b\x0c\x1c\x1d\x1e\x1f"  # the ASCII spaces of every reader but the line's break
+_STRIPPED: Final = frozenset(_STRIPPED_BYTES)
 _OPENING: Final = b"["[0]
 _DROPPED_0, _DROPPED_1 = (byte[0] for byte in _DROPPED)
 _BOM_BYTES: Final = b"\xef\xbb\xbf"
@@ -371,8 +374,8 @@ def _one_break(text: str) -> str:
 
 
 def _plain_spaces(data: bytes) -> bytes:
-    """``data`` with the UTF-8 of each of :data:`~yinsh.scan.ODD_SPACES` replaced by as many
-    ``b" "`` (no such sequence occurs inside another character's bytes). Each search is a pass
+    """``data`` with the UTF-8 of each of :data:`~yinsh.scan.ODD_SPACES` beyond ASCII replaced by
+    as many ``b" "`` (no such sequence occurs inside another character's bytes). Each search is a pass
     over the text: the spaces that share their first bytes are looked for only when those are
     there (an en dash shares two with a dozen spaces)."""
     for lead, spaces in _ODD_SPACES_BY_LEAD:
@@ -383,10 +386,8 @@ def _plain_spaces(data: bytes) -> bytes:
     return data
 
 
-_ODD_SPACE_BYTES: Final = [space.encode() for space in ODD_SPACES]
-_ODD_SPACES_BY_LEAD: Final = [(lead, [space for space in _ODD_SPACE_BYTES if space.startswith(lead)])
-                              for lead in (b"\x1c", b"\x1d", b"\x1e", b"\x1f", b"\xc2", b"\xe1\x9a\x80", b"\xe2\x80",
-                                           b"\xe2\x81\x9f", b"\xe3\x80\x80")]
+_ODD_SPACES_BY_LEAD: Final = [(lead, [space.encode() for space in ODD_SPACES if space.encode().startswith(lead)])
+                              for lead in (b"\xc2", b"\xe1\x9a\x80", b"\xe2\x80", b"\xe2\x81\x9f", b"\xe3\x80\x80")]
 
 
 def _without_bom(text: str) -> str:

@@ -207,7 +207,8 @@ def _glance(layout: Layout, index: int) -> tuple[dict[str, str], int | None]:
 
 
 _TAG_SPACES: Final = b" \t"
-_SPACE_BYTES: Final = frozenset(b" \t\n\r\x0b\x0c")  # every space of a search (see Layout)
+_SPACE_BYTES: Final = frozenset(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")  # every space of a search (see Layout)
+_CONTROL_SPACES: Final = (b"\x1c", b"\x1d", b"\x1e", b"\x1f")  # spaces to every reader, not to bytes.split()
 
 
 def _shown_name(search: bytes | bytearray, start: int, end: int) -> str | None:
@@ -231,6 +232,9 @@ def _count_moves(search: bytes | bytearray, start: int, end: int) -> int | None:
         text = _without_comments(search, start, end)
         if text is None:
             return None
+        for space in _CONTROL_SPACES:
+            if space in text:
+                text = text.replace(space, b" ")
         words = text.split(None, MAX_MOVES + 1)
         if words and words[-1] in _RESULTS:
             words.pop()
