@@ -249,8 +249,12 @@ def _split(data: bytes, plain: bytes, start: int, max_games: int | None) -> Layo
             end = size
         after = end + 1
         if start < end and (plain[start] in stripped or plain[end - 1] in stripped):
-            if start + 1 < end and plain[start] not in stripped and plain[end - 2] not in stripped:
-                end -= 1  # one space at the end, the usual case
+            if plain[start] not in stripped:  # spaces at the end only, the usual case: a step or two
+                end -= 1
+                if plain[end - 1] in stripped:
+                    end -= 1
+                    if plain[end - 1] in stripped:
+                        start, end = strip_bounds(plain, start, end)
             else:
                 start, end = strip_bounds(plain, start, end)
         lead = plain[start] if start < end else -1
@@ -266,15 +270,17 @@ def _split(data: bytes, plain: bytes, start: int, max_games: int | None) -> Layo
                     games += [len(pieces), -1]
                 if surrogates and (find(b"{", start, end) >= 0 or find(b"}", start, end) >= 0):
                     _check_unicode(data[start:end])
-                if in_comment:
-                    if find(b"}", start, end) >= 0:  # the last brace decides (_ends_in_comment)
-                        in_comment = rfind(b"{", start, end) > rfind(b"}", start, end)
+                if in_comment:  # the last brace decides (_ends_in_comment)
+                    closing = rfind(b"}", start, end)
+                    if closing >= 0:
+                        in_comment = rfind(b"{", start, end) > closing
                 else:
                     if not in_moves:
                         games[-1] = start
                         in_moves = True
-                    if find(b"{", start, end) >= 0:
-                        in_comment = rfind(b"{", start, end) > rfind(b"}", start, end)
+                    opening = rfind(b"{", start, end)
+                    if opening >= 0:
+                        in_comment = opening > rfind(b"}", start, end)
             if len(pieces) > games[-2] and pieces[-1] + 1 == start:
                 pieces[-1] = end
             else:  # append, not +=: MicroPython grows a list by += four items at a time (docs/PORTABILITY.md)
