@@ -204,7 +204,8 @@ def test_the_splitter_cuts_a_text_into_games_as_the_line_by_line_reading_does(li
 
 def _lies_where_split(layout: pgn.Layout, games: list[str]) -> None:
     """``layout`` holds ``games`` (split_records'): each game's bounds hold its lines, its tag
-    pair lines before where its movetext starts; its search bytes hold the same words."""
+    pair lines before where its movetext starts, the first 20 of them noted; its search bytes
+    hold the same words in its moves."""
     assert [layout.text(i) for i in range(len(layout))] == games
     for index, game in enumerate(games):
         start, moves, end = layout.bounds(index)
@@ -217,7 +218,9 @@ def _lies_where_split(layout: pgn.Layout, games: list[str]) -> None:
 
         assert read(start, end) == lines
         assert read(start, moves) == lines[:tags] and read(moves, end) == lines[tags:]
-        assert layout.search[start:end].decode("utf-8", "surrogatepass").split() == game.split()
+        assert layout.search[moves:end].decode("utf-8", "surrogatepass").split() == " ".join(lines[tags:]).split()
+        assert [strip(layout.data[a:b].decode("utf-8", "surrogatepass"))
+                for a, b in layout.tag_lines(index)] == lines[:min(tags, 20)]
 
 
 def test_the_splitter_reads_comments_over_lines_and_drops_what_lies_outside():
@@ -226,6 +229,22 @@ def test_the_splitter_reads_comments_over_lines_and_drops_what_lies_outside():
     assert split_records(text) == ['[White "A"]\n1.e3 {a\n\n[Variant "blitz"]\n# x\n} 2.a5',
                                    '[x {\n[White "B"]\n1.f5']
     assert split_records(text) == _split_line_by_line(text)
+
+
+_LINE_PIECES = [c for c in SPACES if c != "\n"] + ["a", "é", "\u2013", "\u3000" * 90, " " * 300, "\u00a0 " * 70, "[x"]
+
+
+@given(st.lists(st.sampled_from(_LINE_PIECES), max_size=12))
+@settings(max_examples=500, deadline=None)
+def test_a_line_s_bytes_strip_as_its_text_strips(pieces):
+    """``strip_bounds`` (a few steps, then chunks) finds what ``str.strip()`` strips on
+    CPython, whose spaces are every reader's: beyond ASCII too, in runs of any length."""
+    line = "".join(pieces)
+    data = b"\n" + line.encode() + b"\n"
+    first, last = pgn.strip_bounds(data, 1, len(data) - 1)
+    assert data[first:last].decode() == line.strip()
+    first, last = pgn.strip_bounds(data, 1, len(data) - 1, False)
+    assert data[first:last].decode() == line.lstrip() and last == len(data) - 1
 
 
 _TAG_PIECES = ["[", "]", " ", "\t", '"', "\\", "\\\\", '\\"', "White", "Ev_1", "é", "\u3000", "x", "\r", "{", "1-0",

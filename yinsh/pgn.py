@@ -43,7 +43,7 @@ from .state import initial_state
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "tag_pair", "tag_pair_head", "lay_out", "Layout", "strip_bounds", "move_texts",
+__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "tag_pair", "tag_pair_head", "lay_out", "Layout", "strip_bounds", "odd_space_before", "plain_spaces", "move_texts",
            "write_record"]
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
@@ -139,24 +139,27 @@ def _record_lines(text: str, limited: bool = True) -> list[tuple[bool, str]]:
     return out
 
 
-def lay_out(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: int | None = MAX_GAMES) -> Layout:
+def lay_out(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: int | None = MAX_GAMES,
+            tag_lines: int = 20) -> Layout:
     """Where each game of a text in official notation lies in its UTF-8 bytes: the games of
     :func:`split_records` (checked the same way: raises ``NotationError``), none of them made a
-    ``str``. A reader of a long paste looks at each game there (the Open dialog's list): on the
-    page's MicroPython a game's ``str`` costs a search of the heap past its holes, twice
-    (docs/PORTABILITY.md). Not for SGF (:func:`is_sgf`), whose file is one game.
+    ``str``, and where the first ``tag_lines`` tag pair lines of each lie. A reader of a long
+    paste looks at each game there (the Open dialog's list): on the page's MicroPython a game's
+    ``str`` costs a search of the heap past its holes, and each step of Python a microsecond or
+    more, so a line costs here only the steps that find where its game starts and ends (its
+    spaces at the end are left for :meth:`Layout.text`). Not for SGF (:func:`is_sgf`).
 
-    >>> layout = lay_out('[White "A"]\\n  1.e3\\n\\n[White "B"]\\n# x\\n1.f5')
-    >>> len(layout), layout.bounds(0), layout.bounds(1), layout.text(1)
-    (2, (0, 14, 18), (20, 36, 40), '[White "B"]\\n1.f5')
+    >>> layout = lay_out('[White "A"] \\n  1.e3\\n\\n[White "B"]\\n# x\\n1.f5 ')
+    >>> len(layout), layout.bounds(0), layout.bounds(1), layout.tag_lines(1), layout.text(1)
+    (2, (0, 15, 19), (21, 37, 42), [(21, 32)], '[White "B"]\\n1.f5')
     """
-    layout = _laid_out(_checked_text(text, max_chars), max_chars is not None, max_games)
-    if layout.dropped:  # searches must not see what reading leaves out
-        search = bytearray(layout.search)
-        blank = memoryview(b" " * max(layout.dropped[i + 1] - layout.dropped[i]
-                                      for i in range(0, len(layout.dropped), 2)))
-        for i in range(0, len(layout.dropped), 2):
-            start, end = layout.dropped[i], layout.dropped[i + 1]
+    layout = _laid_out(_checked_text(text, max_chars), max_chars is not None, max_games, tag_lines)
+    dropped = layout.dropped
+    if dropped:  # searches in a game's moves must not see the lines reading leaves out
+        search = bytearray(layout.data)
+        blank = memoryview(b" " * max(dropped[i + 1] - dropped[i] for i in range(0, len(dropped), 2)))
+        for i in range(0, len(dropped), 2):
+            start, end = dropped[i], dropped[i + 1]
             search[start:end] = blank[:end - start]
         layout.search = search
     return layout
@@ -165,43 +168,55 @@ def lay_out(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: int | 
 class Layout:
     """Where the games of a text lie in its UTF-8 bytes (:func:`lay_out`).
 
-    ``data`` is the text's UTF-8, each line ended by ``\\n``; ``search`` holds the same bytes
-    at the same offsets as every reader sees them: each of :data:`~yinsh.scan.ODD_SPACES` beyond
-    ASCII made ASCII spaces (a reader of ``search`` counts U+001C-U+001F among its spaces), and
-    (from :func:`lay_out`) each line dropped outside a comment (``#``, ``%``) made blank. So a
-    search there for ``.``, a brace or a word finds what it would in the game's record text,
-    whatever spaces and lines lie between.
+    ``data`` is the text's UTF-8, each line ended by ``\\n``; ``search`` the same bytes with
+    the lines that reading leaves out of a game's moves (``#``, ``%``) made blank. So a search
+    of ``search`` for ``.``, a brace or a word in a game's moves finds what it would in the
+    game's record text, whatever spaces and lines lie between (every one of
+    :data:`~yinsh.scan.SPACES`: see :func:`odd_space_before`, and ``ascii``, whether the text
+    holds any other character than ASCII's).
     """
 
-    __slots__ = ("data", "search", "dropped", "_pieces", "_games")
+    __slots__ = ("data", "search", "ascii", "dropped", "_games", "_pieces", "_tags")
 
-    def __init__(self, data: bytes, search: bytes | bytearray, pieces: list[int], games: list[int],
+    def __init__(self, data: bytes, games: list[int], pieces: list[int] | None, tags: list[int] | None,
                  dropped: list[int]) -> None:
-        self.data, self.search = data, search
+        self.data = data
+        self.ascii = False
+        self.search: bytes | bytearray = data
         self.dropped = dropped
-        """The start and end in ``data`` of each line dropped outside a comment, one after the other."""
-        self._pieces = pieces  # the start and end of each piece of data kept, one after the other
-        self._games = games  # each game's first piece (its start's index in pieces), and where its moves start
+        """The start and end of each line left out of a game's moves, one after the other."""
+        self._games = games  # each game's start, where its moves start (-1: none), end; its first piece and tag
+        self._pieces = pieces  # the start and end of each piece kept (lines that touch merged), or None
+        self._tags = tags  # the start and end (spaces and all) of the first tag pair lines of each game
 
     def __len__(self) -> int:
-        return len(self._games) // 2
+        return len(self._games) // _GAME_FIELDS
 
     def bounds(self, index: int) -> tuple[int, int, int]:
-        """Where game ``index`` (from 0) starts in ``data``, where its movetext starts (at its
-        end when it has none: its tag pair lines come before), and where it ends."""
-        first, last = self._pieces_of(index)
-        end = self._pieces[last - 1]
-        moves = self._games[2 * index + 1]
-        return self._pieces[first], end if moves < 0 else moves, end
+        """Where game ``index`` (from 0) starts in ``data``, where its moves start (at its end
+        when it has none: its tag pair lines come before), and where it ends (a :func:`lay_out`
+        layout: spaces after its last line included)."""
+        games, at = self._games, _GAME_FIELDS * index
+        return games[at], games[at + 2] if games[at + 1] < 0 else games[at + 1], games[at + 2]
+
+    def tag_lines(self, index: int) -> list[tuple[int, int]]:
+        """Where each of the first tag pair lines of game ``index`` starts and ends (spaces at
+        the end included), as many as :func:`lay_out` was asked for."""
+        tags, at = self._tags or [], self._games[_GAME_FIELDS * index + 4]
+        stop = self._games[_GAME_FIELDS * index + 4 + _GAME_FIELDS] if index + 1 < len(self) else len(tags)
+        return [(tags[i], tags[i + 1]) for i in range(at, stop, 2)]
 
     def text(self, index: int) -> str:
         """The record text of game ``index``, as :func:`split_records` gives it."""
-        first, last = self._pieces_of(index)
-        return _joined(self.data, self._pieces[first:last]).decode("utf-8", "surrogatepass")
+        if self._pieces is None:  # a lay_out layout: the game's lines read again, their ends stripped
+            start, _, end = self.bounds(index)
+            return _split(self.data, start, end, None, True).text(0)
+        at = _GAME_FIELDS * index + 3
+        last = self._games[at + _GAME_FIELDS] if index + 1 < len(self) else len(self._pieces)
+        return _joined(self.data, self._pieces[self._games[at]:last]).decode("utf-8", "surrogatepass")
 
-    def _pieces_of(self, index: int) -> tuple[int, int]:
-        after = 2 * index + 2
-        return self._games[2 * index], self._games[after] if after < len(self._games) else len(self._pieces)
+
+_GAME_FIELDS: Final = 5  # start, moves, end, first piece, first tag line
 
 
 def _checked_text(text: str, max_chars: int | None) -> str:
@@ -212,62 +227,75 @@ def _checked_text(text: str, max_chars: int | None) -> str:
     return text
 
 
-def _laid_out(text: str, limited: bool, max_games: int | None) -> Layout:
-    """:func:`lay_out` but the dropped lines blanked (``split_records`` needs no search)."""
-    ascii_only = len(text.encode()) == len(text) if MICROPYTHON else False
+def _laid_out(text: str, limited: bool, max_games: int | None, tag_lines: int | None = None) -> Layout:
+    """The games of ``text`` (its byte-order mark aside): :func:`lay_out`'s layout, but the
+    dropped lines not yet blanked, when ``tag_lines`` is given; else :func:`split_records`'."""
     data = text.encode("utf-8", "surrogatepass")  # a lone surrogate (CPython only) is refused below, as there
+    ascii_only = len(data) == len(text)  # a count, not a copy, on MicroPython
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     if limited:  # counted, not split: each line's object costs (docs/PORTABILITY.md)
         lines = data.count(b"\n") + 1
         if lines > MAX_LINES:
             raise NotationError(f"the text has {lines:,} lines: at most {MAX_LINES:,} are read")
-    # The spaces beyond ASCII are made ASCII first; U+001C-U+001F, ASCII, are spaces to the
-    # splitter as they are (four searches of the whole text saved, a hundredth of a second there)
-    odd = not ascii_only if MICROPYTHON else any(space in text for space in ODD_SPACES if space > "\x7f")
-    plain = _plain_spaces(data) if odd else data
-    return _split(data, plain, 3 if data.startswith(_BOM_BYTES) else 0, max_games)
+    start = 3 if data.startswith(_BOM_BYTES) else 0
+    layout = _split(data, start, len(data), max_games, tag_lines is None, tag_lines or 0)
+    layout.ascii = ascii_only
+    return layout
 
 
-def _split(data: bytes, plain: bytes, start: int, max_games: int | None) -> Layout:
-    """The games of ``data`` from ``start``, read as :func:`_record_lines` reads lines (a
-    property test holds it to that) in one short step of Python per line, by the offsets of its
-    lines: no object per line (only for one stripped of more than a few spaces at an end), and a
-    run of lines kept as they are is one piece. ``plain`` is ``data`` with its spaces beyond ASCII
-    made ASCII (:func:`_plain_spaces`): where lines start and end is found there."""
-    pieces: list[int] = []
+def _split(data: bytes, start: int, stop: int, max_games: int | None, exact: bool, tag_lines: int = 0) -> Layout:
+    """The games of ``data[start:stop]``, read as :func:`_record_lines` reads lines (a property
+    test holds it to that), in one short step of Python per line by the offsets of its lines:
+    no object per line (only for one with more than a few spaces at an end), and no pass over
+    the text for the spaces beyond ASCII (a line's ends are looked at: :func:`strip_bounds`).
+    When ``exact``, each line's spaces at the end are stripped too and
+    the pieces kept noted (a run of lines kept as they are is one piece); else the first
+    ``tag_lines`` tag pair lines of each game and the lines dropped from its moves are."""
     games: list[int] = []
+    pieces: list[int] = []
+    tags: list[int] = []
     dropped: list[int] = []
     in_comment = in_moves = too_many = False
     surrogates = not MICROPYTHON and b"\xed" in data  # U+D000-U+DFFF: maybe a lone surrogate
-    find, rfind, stripped, keep = plain.find, plain.rfind, _STRIPPED, pieces.append
+    plain = data
+    find, rfind, stripped, keep = data.find, data.rfind, _STRIPPED, pieces.append
+    leads, tails = _SPACE_LEADS, _SPACE_TAILS
     opening_bracket, dropped_0, dropped_1 = _OPENING, _DROPPED_0, _DROPPED_1  # locals: a step less each
-    size = len(plain)
-    while start <= size:
-        end = find(b"\n", start)
+    noted = 0  # tag pair lines of this game noted
+    while start <= stop:
+        end = find(b"\n", start, stop)
         if end < 0:
-            end = size
+            end = stop
         after = end + 1
-        if start < end and (plain[start] in stripped or plain[end - 1] in stripped):
-            if plain[start] not in stripped:  # spaces at the end only, the usual case: a step or two
-                end -= 1
-                if plain[end - 1] in stripped:
-                    end -= 1
-                    if plain[end - 1] in stripped:
-                        start, end = strip_bounds(plain, start, end)
+        if start < end and plain[start] in leads:
+            if plain[start] in stripped:  # a space or two first (an indented line): a step each
+                start += 1
+                if start < end and plain[start] in stripped:
+                    start += 1
+            if start < end and plain[start] in leads:
+                start = strip_bounds(plain, start, end, False)[0]
+        if exact and start < end and plain[end - 1] in tails:
+            if plain[end - 1] in stripped and plain[end - 2] not in tails:
+                end -= 1  # a space at the end, the usual case
             else:
-                start, end = strip_bounds(plain, start, end)
+                end = strip_bounds(plain, start, end)[1]
         lead = plain[start] if start < end else -1
         if in_comment or (lead >= 0 and lead != dropped_0 and lead != dropped_1):
             if not in_comment and lead == opening_bracket:  # a tag pair line
                 if in_moves or not games:
                     if in_moves:
-                        too_many = too_many or len(games) // 2 == max_games  # said once every line is read
+                        too_many = too_many or len(games) // _GAME_FIELDS == max_games  # said once all is read
                         in_moves = False
-                    games += [len(pieces), -1]
+                    games += [start, -1, end, len(pieces), len(tags)]
+                    noted = 0
+                if noted < tag_lines:
+                    tags.append(start)
+                    tags.append(end)
+                    noted += 1
             else:
                 if not games:
-                    games += [len(pieces), -1]
+                    games += [start, -1, end, len(pieces), len(tags)]
                 if surrogates and (find(b"{", start, end) >= 0 or find(b"}", start, end) >= 0):
                     _check_unicode(data[start:end])
                 if in_comment:  # the last brace decides (_ends_in_comment)
@@ -276,48 +304,118 @@ def _split(data: bytes, plain: bytes, start: int, max_games: int | None) -> Layo
                         in_comment = rfind(b"{", start, end) > closing
                 else:
                     if not in_moves:
-                        games[-1] = start
+                        games[-4] = start
                         in_moves = True
                     opening = rfind(b"{", start, end)
                     if opening >= 0:
                         in_comment = opening > rfind(b"}", start, end)
-            if len(pieces) > games[-2] and pieces[-1] + 1 == start:
+            games[-3] = end
+            if not exact:
+                pass
+            elif len(pieces) > games[-2] and pieces[-1] + 1 == start:
                 pieces[-1] = end
             else:  # append, not +=: MicroPython grows a list by += four items at a time (docs/PORTABILITY.md)
                 keep(start)
                 keep(end)
-        elif start < end:
+        elif in_moves and start < end:
             dropped.append(start)
             dropped.append(end)
         start = after
     if too_many:
         raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
-    return Layout(data, plain, pieces, games, dropped)
+    return Layout(data, games, pieces if exact else None, None if exact else tags, dropped)
 
 
-def strip_bounds(data: bytes | bytearray, start: int, end: int) -> tuple[int, int]:
-    """Where the line ``data[start:end]`` starts and ends without the ASCII spaces at its ends
-    (those of ``bytes.strip()`` and U+001C-U+001F): a few are stepped over, a longer run stripped
-    by the built-in (a copy of the line: on the page's MicroPython a copy of more than 16 bytes
-    costs a search of the heap, docs/PORTABILITY.md).
+def strip_bounds(data: bytes | bytearray, start: int, end: int, at_end: bool = True) -> tuple[int, int]:
+    """Where the line ``data[start:end]`` starts and ends without the :data:`~yinsh.scan.SPACES`
+    at its ends (at its start only, unless ``at_end``): what ``strip()`` leaves on CPython. A few
+    are stepped over; past those, the rest is stripped by the built-in a chunk at a time (a
+    copy: on the page's MicroPython each copy of more than 16 bytes costs a search of the heap,
+    docs/PORTABILITY.md).
 
-    >>> strip_bounds(b"  ab \\t", 0, 6), strip_bounds(b" " * 9 + b"x", 0, 10), strip_bounds(b"   ", 0, 3)
-    ((2, 4), (9, 10), (3, 3))
+    >>> line = " \\u3000ab\\u00a0\\t".encode()
+    >>> strip_bounds(line, 0, len(line)), strip_bounds(b" " * 9 + b"x", 0, 10), strip_bounds(b"   ", 0, 3)
+    ((4, 6), (9, 10), (3, 3))
     """
     first, last = start, end
-    while first < last and data[first] in _STRIPPED and first - start < _STEPPED:
+    while first < last and data[first] in _STRIPPED and first - start < _STEPPED:  # ASCII, the usual case
         first += 1
-    while last > first and data[last - 1] in _STRIPPED and end - last < _STEPPED:
+    if first < last and data[first] in _SPACE_LEADS:
+        for _ in range(_STEPPED):
+            size = _space_at(data, first, last)
+            if not size:
+                break
+            first += size
+        else:
+            first = _stripped_run(data, first, last, True)
+    while at_end and last > first and data[last - 1] in _STRIPPED and end - last < _STEPPED:
         last -= 1
-    if first < last and (data[first] in _STRIPPED or data[last - 1] in _STRIPPED):
-        line = data[first:last]
-        kept = line.lstrip(_STRIPPED_BYTES)
-        first += len(line) - len(kept)
-        last = first + len(kept.rstrip(_STRIPPED_BYTES))
+    if at_end and last > first and data[last - 1] in _SPACE_TAILS:
+        for _ in range(_STEPPED):
+            size = _space_before(data, first, last)
+            if not size:
+                break
+            last -= size
+        else:
+            last = _stripped_run(data, first, last, False)
     return first, last
 
 
+def _space_at(data: bytes | bytearray, i: int, end: int) -> int:
+    """The length of the space that starts at ``i`` (before ``end``), or 0."""
+    if i >= end:
+        return 0
+    byte = data[i]
+    if byte in _STRIPPED:
+        return 1
+    if byte in _ODD_LEADS and data.startswith(_ODD_SPACE_BYTES, i, end):
+        return 2 if byte == 0xC2 else 3
+    return 0
+
+
+def _space_before(data: bytes | bytearray, start: int, i: int) -> int:
+    """The length of the space that ends at ``i`` (after ``start``), or 0."""
+    if i <= start:
+        return 0
+    byte = data[i - 1]
+    if byte in _STRIPPED:
+        return 1
+    if byte in _ODD_TAILS and data.endswith(_ODD_SPACE_BYTES, start, i):
+        return 2 if data[i - 2] == 0xC2 else 3
+    return 0
+
+
+def odd_space_before(data: bytes | bytearray, start: int, i: int) -> bool:
+    """Whether a space beyond ASCII (:data:`~yinsh.scan.ODD_SPACES`) ends at ``i`` in ``data``
+    (after ``start``): the bytes of a reader of UTF-8 that knows only ASCII's spaces."""
+    return i > start and data[i - 1] in _ODD_TAILS and data.endswith(_ODD_SPACE_BYTES, start, i)
+
+
+def _stripped_run(data: bytes | bytearray, first: int, last: int, leading: bool) -> int:
+    """Where a long run of spaces at the start (``leading``) or the end of ``data[first:last]``
+    ends: stripped a chunk at a time (whole characters), its spaces beyond ASCII made ASCII."""
+    while first < last:
+        if leading:
+            begin, end = first, min(last, first + _CHUNK)
+            while end < last and 0x80 <= data[end] < 0xC0:
+                end += 1
+        else:
+            begin, end = max(first, last - _CHUNK), last
+            while begin > first and 0x80 <= data[begin] < 0xC0:
+                begin -= 1
+        chunk = plain_spaces(bytes(data[begin:end]))
+        kept = chunk.lstrip(_STRIPPED_BYTES) if leading else chunk.rstrip(_STRIPPED_BYTES)
+        if leading:
+            first += len(chunk) - len(kept)
+        else:
+            last -= len(chunk) - len(kept)
+        if kept:
+            break
+    return first if leading else last
+
+
 _STEPPED: Final = 4
+_CHUNK: Final = 256
 
 
 def _joined(data: bytes, pieces: list[int]) -> bytes:
@@ -329,6 +427,11 @@ def _joined(data: bytes, pieces: list[int]) -> bytes:
 
 _STRIPPED_BYTES: Final = b" \t\r\x0b\x0c\x1c\x1d\x1e\x1f"  # the ASCII spaces of every reader but the line's break
 _STRIPPED: Final = frozenset(_STRIPPED_BYTES)
+_ODD_SPACE_BYTES: Final = tuple(space.encode() for space in ODD_SPACES if space > "\x7f")  # beyond ASCII
+_ODD_LEADS: Final = frozenset(space[0] for space in _ODD_SPACE_BYTES)
+_ODD_TAILS: Final = frozenset(space[-1] for space in _ODD_SPACE_BYTES)
+_SPACE_LEADS: Final = _STRIPPED | _ODD_LEADS  # the first bytes of a space: a line starting with one is looked at
+_SPACE_TAILS: Final = _STRIPPED | _ODD_TAILS
 _OPENING: Final = b"["[0]
 _DROPPED_0, _DROPPED_1 = (byte[0] for byte in _DROPPED)
 _BOM_BYTES: Final = b"\xef\xbb\xbf"
@@ -379,7 +482,7 @@ def _one_break(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-def _plain_spaces(data: bytes) -> bytes:
+def plain_spaces(data: bytes) -> bytes:
     """``data`` with the UTF-8 of each of :data:`~yinsh.scan.ODD_SPACES` beyond ASCII replaced by
     as many ``b" "`` (no such sequence occurs inside another character's bytes). Each search is a pass
     over the text: the spaces that share their first bytes are looked for only when those are
@@ -392,7 +495,7 @@ def _plain_spaces(data: bytes) -> bytes:
     return data
 
 
-_ODD_SPACES_BY_LEAD: Final = [(lead, [space.encode() for space in ODD_SPACES if space.encode().startswith(lead)])
+_ODD_SPACES_BY_LEAD: Final = [(lead, [space for space in _ODD_SPACE_BYTES if space.startswith(lead)])
                               for lead in (b"\xc2", b"\xe1\x9a\x80", b"\xe2\x80", b"\xe2\x81\x9f", b"\xe3\x80\x80")]
 
 

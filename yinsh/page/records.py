@@ -34,7 +34,8 @@ from ..compat import capitalize, ordered_dict
 from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
 from ..limits import MAX_MOVE_NUMBER_DIGITS, MAX_MOVES, MAX_RECORD_CHARS
-from ..pgn import RESULTS, Layout, is_sgf, lay_out, record_text, strip_bounds, tag_pair_head
+from ..pgn import (RESULTS, Layout, is_sgf, lay_out, odd_space_before, plain_spaces, record_text, strip_bounds,
+                   tag_pair_head)
 from ..record import Record, read_record, write_record
 from ..scan import skip, strip, visible
 from .settings import REMOTE, Settings, ai_level
@@ -185,25 +186,19 @@ def _glance(layout: Layout, index: int) -> tuple[dict[str, str], int | None]:
     """The tags a list shows and the count of moves of game ``index`` of ``layout``, by
     searches in C (see :class:`Listed`). Raises ``NotationError`` for a shown tag that cannot
     be read."""
-    start, moves, end = layout.bounds(index)
     search = layout.search
     shown = ordered_dict()  # the line of each shown tag: the last of a repeated name counts, as in reading
-    line, pairs = start, 0
-    while line < moves and pairs < _SHOWN_LINES:  # the tag pair lines, blank and dropped ones between
-        after = search.find(b"\n", line, moves)
-        after = moves if after < 0 else after
-        first, last = strip_bounds(search, line, after)
-        if first < last:
-            pairs += 1
-            if search.startswith(_LABEL_PREFIXES, first):
-                name = _shown_name(search, first, last)
-                if name is not None:
-                    shown[name] = (first, last)
-        line = after + 1
+    for start, end in layout.tag_lines(index):
+        if search.startswith(_LABEL_PREFIXES, start):
+            start, end = strip_bounds(search, start, end)
+            name = _shown_name(search, start, end)
+            if name is not None:
+                shown[name] = (start, end)
     tags = ordered_dict()
-    for name, (first, last) in shown.items():
-        tags[name] = tag_pair_head(layout.data, first, last, _LABEL_CHARS + 1)[1]
-    return tags, _count_moves(search, moves, end)
+    for name, (start, end) in shown.items():
+        tags[name] = tag_pair_head(layout.data, start, end, _LABEL_CHARS + 1)[1]
+    _, moves, end = layout.bounds(index)
+    return tags, _count_moves(search, moves, end, layout.ascii)
 
 
 _TAG_SPACES: Final = b" \t"
@@ -222,9 +217,9 @@ def _shown_name(search: bytes | bytearray, start: int, end: int) -> str | None:
     return None
 
 
-def _count_moves(search: bytes | bytearray, start: int, end: int) -> int | None:
+def _count_moves(search: bytes | bytearray, start: int, end: int, ascii_only: bool) -> int | None:
     """The moves of the movetext ``search[start:end]``, from its move numbers or its words;
-    ``None`` if unsure."""
+    ``None`` if unsure. ``ascii_only``: the text holds no space beyond ASCII."""
     first = _outside_comments(search, start, search.find(b".", start, end), end, forward=True)
     if first is None:
         return None
@@ -235,7 +230,7 @@ def _count_moves(search: bytes | bytearray, start: int, end: int) -> int | None:
         for space in _CONTROL_SPACES:
             if space in text:
                 text = text.replace(space, b" ")
-        words = text.split(None, MAX_MOVES + 1)
+        words = (text if ascii_only else plain_spaces(text)).split(None, MAX_MOVES + 1)
         if words and words[-1] in _RESULTS:
             words.pop()
         return len(words) if len(words) <= MAX_MOVES else None
@@ -288,7 +283,8 @@ def _number_at(search: bytes | bytearray, start: int, dot: int) -> int | None:
     while first > start and end - first <= MAX_MOVE_NUMBER_DIGITS and _ZERO <= search[first - 1] <= _NINE:
         first -= 1
     if first == end or end - first > MAX_MOVE_NUMBER_DIGITS or (first > start and search[first - 1] not in _SPACE_BYTES
-                                                                  and search[first - 1] != _CLOSING_BRACE):
+                                                                  and search[first - 1] != _CLOSING_BRACE
+                                                                  and not odd_space_before(search, start, first)):
         return None
     return int(bytes(search[first:end]).decode())
 
@@ -312,7 +308,7 @@ def list_import(text: str) -> list[Listed]:
             raise NotationError("there is no record: paste one or choose a file")
     if is_sgf(lead[1:] if lead.startswith("\ufeff") else lead):
         return [Listed(1, 1, text=text[1:] if text.startswith("\ufeff") else text)]
-    layout = lay_out(text)
+    layout = lay_out(text, tag_lines=_SHOWN_LINES)
     if not len(layout):
         raise NotationError("the text holds no game record, only comments")
     return [Listed(number, len(layout), layout) for number in range(1, len(layout) + 1)]
