@@ -565,21 +565,27 @@ def tag_pair_head(data: bytes, start: int, end: int, chars: int) -> tuple[str, s
     parts = _tag_parts(data, start, end)
     if parts is not None:
         name, name_end, opening, closing = parts
-        for size in (2 * chars, 8 * chars):  # bytes enough for as many characters, escaped, ASCII or not
+        for size in (chars, 4 * chars, 8 * chars):  # bytes for as many characters: ASCII, or not, or escaped
             cut = min(closing, opening + size)
             while opening < cut < closing and 0x80 <= data[cut] < 0xC0:
                 cut -= 1  # not inside a character
-            head = data[opening:cut]
-            if b"\\\\" in head or (cut == closing and head.endswith(b"\\")):
-                break  # an escaped backslash, or the last quote escaped: read whole
-            if b'"' in head and head.count(b'"') != head.count(b'\\"'):
+            if data.find(b"\\", opening, cut) >= 0:
+                head = data[opening:cut]
+                if b"\\\\" in head or (cut == closing and head.endswith(b"\\")):
+                    break  # an escaped backslash, or the last quote escaped: read whole
+                if head.count(b'"') != head.count(b'\\"'):
+                    break  # a quote not escaped
+                head = head.replace(b"\\", b"")
+            elif data.find(b'"', opening, cut) >= 0:
                 break  # a quote not escaped
+            else:
+                head = memoryview(data)[opening:cut]  # decoded without a copy of the bytes first
             try:
-                value = (head.replace(b"\\", b"") if b"\\" in head else head).decode()
+                value = str(head, "utf-8")
             except UnicodeError:  # a lone surrogate (CPython only): refused as tag_pair refuses it
                 break
             if cut == closing or len(value) >= chars:
-                return data[name:name_end].decode(), value[:chars]
+                return data[name:name_end].decode(), value if len(value) <= chars else value[:chars]
     name_text, value_text = tag_pair(data[start:end].decode("utf-8", "surrogatepass"))
     return name_text, value_text[:chars]
 
