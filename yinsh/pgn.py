@@ -157,7 +157,7 @@ def lay_out(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: int | 
     dropped = layout.dropped
     if dropped:  # searches in a game's moves must not see the lines reading leaves out
         search = bytearray(layout.data)
-        blank = memoryview(b" " * max(dropped[i + 1] - dropped[i] for i in range(0, len(dropped), 2)))
+        blank = memoryview(b" " * len(search))
         for i in range(0, len(dropped), 2):
             start, end = dropped[i], dropped[i + 1]
             search[start:end] = blank[:end - start]
@@ -199,6 +199,10 @@ class Layout:
         games, at = self._games, _GAME_FIELDS * index
         return games[at], games[at + 2] if games[at + 1] < 0 else games[at + 1], games[at + 2]
 
+    def commented(self, index: int) -> bool:
+        """Whether the moves of game ``index`` hold a ``{comment}`` (or a brace)."""
+        return self._games[_GAME_FIELDS * index + 5] == 1
+
     def tag_lines(self, index: int) -> list[tuple[int, int]]:
         """Where each of the first tag pair lines of game ``index`` starts and ends (spaces at
         the end included), as many as :func:`lay_out` was asked for."""
@@ -216,7 +220,7 @@ class Layout:
         return _joined(self.data, self._pieces[self._games[at]:last]).decode("utf-8", "surrogatepass")
 
 
-_GAME_FIELDS: Final = 5  # start, moves, end, first piece, first tag line
+_GAME_FIELDS: Final = 6  # start, moves, end, first piece, first tag line, comments in its moves (0 or 1)
 
 
 def _checked_text(text: str, max_chars: int | None) -> str:
@@ -287,7 +291,7 @@ def _split(data: bytes, start: int, stop: int, max_games: int | None, exact: boo
                     if in_moves:
                         too_many = too_many or len(games) // _GAME_FIELDS == max_games  # said once all is read
                         in_moves = False
-                    games += [start, -1, end, len(pieces), len(tags)]
+                    games += [start, -1, end, len(pieces), len(tags), 0]
                     noted = 0
                 if noted < tag_lines:
                     tags.append(start)
@@ -295,7 +299,7 @@ def _split(data: bytes, start: int, stop: int, max_games: int | None, exact: boo
                     noted += 1
             else:
                 if not games:
-                    games += [start, -1, end, len(pieces), len(tags)]
+                    games += [start, -1, end, len(pieces), len(tags), 0]
                 if surrogates and (find(b"{", start, end) >= 0 or find(b"}", start, end) >= 0):
                     _check_unicode(data[start:end])
                 if in_comment:  # the last brace decides (_ends_in_comment)
@@ -304,15 +308,16 @@ def _split(data: bytes, start: int, stop: int, max_games: int | None, exact: boo
                         in_comment = rfind(b"{", start, end) > closing
                 else:
                     if not in_moves:
-                        games[-4] = start
+                        games[-5] = start
                         in_moves = True
                     opening = rfind(b"{", start, end)
                     if opening >= 0:
                         in_comment = opening > rfind(b"}", start, end)
-            games[-3] = end
+                        games[-1] = 1
+            games[-4] = end
             if not exact:
                 pass
-            elif len(pieces) > games[-2] and pieces[-1] + 1 == start:
+            elif len(pieces) > games[-3] and pieces[-1] + 1 == start:
                 pieces[-1] = end
             else:  # append, not +=: MicroPython grows a list by += four items at a time (docs/PORTABILITY.md)
                 keep(start)

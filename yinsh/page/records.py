@@ -198,7 +198,7 @@ def _glance(layout: Layout, index: int) -> tuple[dict[str, str], int | None]:
     for name, (start, end) in shown.items():
         tags[name] = tag_pair_head(layout.data, start, end, _LABEL_CHARS + 1)[1]
     _, moves, end = layout.bounds(index)
-    return tags, _count_moves(search, moves, end, layout.ascii)
+    return tags, _count_moves(search, moves, end, layout.ascii, layout.commented(index))
 
 
 _TAG_SPACES: Final = b" \t"
@@ -217,14 +217,17 @@ def _shown_name(search: bytes | bytearray, start: int, end: int) -> str | None:
     return None
 
 
-def _count_moves(search: bytes | bytearray, start: int, end: int, ascii_only: bool) -> int | None:
+def _count_moves(search: bytes | bytearray, start: int, end: int, ascii_only: bool, commented: bool) -> int | None:
     """The moves of the movetext ``search[start:end]``, from its move numbers or its words;
-    ``None`` if unsure. ``ascii_only``: the text holds no space beyond ASCII."""
-    first = _outside_comments(search, start, search.find(b".", start, end), end, forward=True)
+    ``None`` if unsure. ``ascii_only``: the text holds no space beyond ASCII; ``commented``:
+    the movetext holds a brace (else no search for one)."""
+    first = search.find(b".", start, end)
+    if commented:
+        first = _outside_comments(search, start, first, end, forward=True)
     if first is None:
         return None
     if first < 0:  # no move number: the moves are the words (comments aside)
-        text = _without_comments(search, start, end)
+        text = _without_comments(search, start, end) if commented else bytes(search[start:end])
         if text is None:
             return None
         for space in _CONTROL_SPACES:
@@ -234,7 +237,9 @@ def _count_moves(search: bytes | bytearray, start: int, end: int, ascii_only: bo
         if words and words[-1] in _RESULTS:
             words.pop()
         return len(words) if len(words) <= MAX_MOVES else None
-    last = _outside_comments(search, start, search.rfind(b".", start, end), end, forward=False)
+    last = search.rfind(b".", start, end)
+    if commented:
+        last = _outside_comments(search, start, last, end, forward=False)
     low, high = _number_at(search, start, first), _number_at(search, start, last) if last is not None else None
     if low is None or high is None or not 0 < high - low + 1 <= MAX_MOVES:
         return None
