@@ -570,7 +570,10 @@ def tag_pair_head(data: bytes, start: int, end: int, chars: int) -> tuple[str, s
     parts = _tag_parts(data, start, end)
     if parts is not None:
         name, name_end, opening, closing = parts
-        for size in (chars, 4 * chars, 8 * chars):  # bytes for as many characters: ASCII, or not, or escaped
+        # Bytes for as many characters, guessed from the value's start (ASCII or not, escaped or
+        # not), once more if they fall short: each try is a copy, dear on the page (see above)
+        size = chars * (4 if opening < closing and data[opening] >= 0x80 else 1)
+        for size in (size * (2 if data.find(b"\\", opening, min(closing, opening + size)) >= 0 else 1), 8 * chars):
             cut = min(closing, opening + size)
             while opening < cut < closing and 0x80 <= data[cut] < 0xC0:
                 cut -= 1  # not inside a character
