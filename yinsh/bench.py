@@ -255,8 +255,9 @@ def hostile_inputs() -> list[Hostile]:
                                        for i in range(per_game_tags)) + "\n1.e3" for _ in range(MAX_GAMES))),
         Hostile(f"largest: {MAX_GAMES} games of {per_game_tags} tag pairs of en dashes, each line ending in "
                 "U+001C U+001F", "import",
-                "\n\n".join("\n".join(f'[T{i} "' + "\u2013" * ((per_game_chars // per_game_tags - 15) // 3) + '"]\x1c\x1f'
-                                       for i in range(per_game_tags)) + "\n1.e3" for _ in range(MAX_GAMES))),
+                "\n\n".join("\n".join(f'[T{i} "' + "\u2013" * ((per_game_chars // per_game_tags - 15) // 3)
+                                       + '"]\x1c\x1f' for i in range(per_game_tags)) + "\n1.e3"
+                            for _ in range(MAX_GAMES))),
         Hostile(f"largest: {MAX_GAMES} games of {per_game_lines - 3} lines left out of the moves, holding dots",
                 "import", "\n".join(f'[Game "{n}"]\n1.e3\n' + ("# " + "x." * (per_game_chars // per_game_lines // 2 - 2)
                                                                + "\n") * (per_game_lines - 3) + "2.a5"

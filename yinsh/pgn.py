@@ -43,8 +43,8 @@ from .state import initial_state
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "tag_pair", "tag_pair_head", "lay_out", "Layout", "strip_bounds", "odd_space_before", "plain_spaces", "move_texts",
-           "write_record"]
+__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "lay_out", "Layout", "record_text", "read_tags", "tag_pair",
+           "tag_pair_head", "strip_bounds", "odd_space_before", "plain_spaces", "move_texts", "write_record"]
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 _BOM: Final = "\ufeff"
@@ -572,11 +572,13 @@ def tag_pair_head(data: bytes, start: int, end: int, chars: int) -> tuple[str, s
         name, name_end, opening, closing = parts
         # Bytes for as many characters, guessed from the value's start (ASCII or not, escaped or
         # not), once more if they fall short: each try is a copy, dear on the page (see above)
-        size = chars * (4 if opening < closing and data[opening] >= 0x80 else 1)
-        for size in (size * (2 if data.find(b"\\", opening, min(closing, opening + size)) >= 0 else 1), 8 * chars):
+        guess = chars * (4 if opening < closing and data[opening] >= 0x80 else 1)
+        guess *= 2 if data.find(b"\\", opening, min(closing, opening + guess)) >= 0 else 1
+        for size in (guess, 8 * chars):
             cut = min(closing, opening + size)
             while opening < cut < closing and 0x80 <= data[cut] < 0xC0:
                 cut -= 1  # not inside a character
+            head: bytes | memoryview
             if data.find(b"\\", opening, cut) >= 0:
                 head = data[opening:cut]
                 if b"\\\\" in head or (cut == closing and head.endswith(b"\\")):

@@ -34,8 +34,17 @@ from ..compat import capitalize, ordered_dict
 from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
 from ..limits import MAX_MOVE_NUMBER_DIGITS, MAX_MOVES, MAX_RECORD_CHARS
-from ..pgn import (RESULTS, Layout, is_sgf, lay_out, odd_space_before, plain_spaces, record_text, strip_bounds,
-                   tag_pair_head)
+from ..pgn import (
+    RESULTS,
+    Layout,
+    is_sgf,
+    lay_out,
+    odd_space_before,
+    plain_spaces,
+    record_text,
+    strip_bounds,
+    tag_pair_head,
+)
 from ..record import Record, read_record, write_record
 from ..scan import skip, strip, visible
 from .settings import REMOTE, Settings, ai_level
@@ -221,9 +230,8 @@ def _count_moves(search: bytes | bytearray, start: int, end: int, ascii_only: bo
     """The moves of the movetext ``search[start:end]``, from its move numbers or its words;
     ``None`` if unsure. ``ascii_only``: the text holds no space beyond ASCII; ``commented``:
     the movetext holds a brace (else no search for one)."""
-    first = search.find(b".", start, end)
-    if commented:
-        first = _outside_comments(search, start, first, end, forward=True)
+    dot = search.find(b".", start, end)
+    first = _outside_comments(search, start, dot, end, forward=True) if commented else dot
     if first is None:
         return None
     if first < 0:  # no move number: the moves are the words (comments aside)
@@ -237,9 +245,8 @@ def _count_moves(search: bytes | bytearray, start: int, end: int, ascii_only: bo
         if words and words[-1] in _RESULTS:
             words.pop()
         return len(words) if len(words) <= MAX_MOVES else None
-    last = search.rfind(b".", start, end)
-    if commented:
-        last = _outside_comments(search, start, last, end, forward=False)
+    dot = search.rfind(b".", start, end)
+    last = _outside_comments(search, start, dot, end, forward=False) if commented else dot
     low, high = _number_at(search, start, first), _number_at(search, start, last) if last is not None else None
     if low is None or high is None or not 0 < high - low + 1 <= MAX_MOVES:
         return None
