@@ -171,9 +171,9 @@ class Layout:
     ``data`` is the text's UTF-8, each line ended by ``\\n``; ``search`` the same bytes with
     the lines that reading leaves out of a game's moves (``#``, ``%``) made blank. So a search
     of ``search`` for ``.``, a brace or a word in a game's moves finds what it would in the
-    game's record text, whatever spaces and lines lie between (every one of
-    :data:`~yinsh.scan.SPACES`: see :func:`odd_space_before`, and ``ascii``, whether the text
-    holds any other character than ASCII's).
+    game's record text, whatever lines lie between; its spaces are those of
+    :data:`~yinsh.scan.SPACES` (:func:`odd_space_before`, :func:`plain_spaces`), and ``ascii``
+    says whether the text holds any character beyond ASCII.
     """
 
     __slots__ = ("data", "search", "ascii", "dropped", "_games", "_pieces", "_tags")
@@ -253,16 +253,15 @@ def _split(data: bytes, start: int, stop: int, max_games: int | None, exact: boo
     test holds it to that), in one short step of Python per line by the offsets of its lines:
     no object per line (only for one with more than a few spaces at an end), and no pass over
     the text for the spaces beyond ASCII (a line's ends are looked at: :func:`strip_bounds`).
-    When ``exact``, each line's spaces at the end are stripped too and
-    the pieces kept noted (a run of lines kept as they are is one piece); else the first
-    ``tag_lines`` tag pair lines of each game and the lines dropped from its moves are."""
+    When ``exact``, each line's spaces at the end are stripped too and the pieces kept noted (a
+    run of lines kept as they are is one piece); else the first ``tag_lines`` tag pair lines of
+    each game and the lines dropped from its moves are."""
     games: list[int] = []
     pieces: list[int] = []
     tags: list[int] = []
     dropped: list[int] = []
     in_comment = in_moves = too_many = False
     surrogates = not MICROPYTHON and b"\xed" in data  # U+D000-U+DFFF: maybe a lone surrogate
-    plain = data
     find, rfind, stripped, keep = data.find, data.rfind, _STRIPPED, pieces.append
     leads, tails = _SPACE_LEADS, _SPACE_TAILS
     opening_bracket, dropped_0, dropped_1 = _OPENING, _DROPPED_0, _DROPPED_1  # locals: a step less each
@@ -272,19 +271,19 @@ def _split(data: bytes, start: int, stop: int, max_games: int | None, exact: boo
         if end < 0:
             end = stop
         after = end + 1
-        if start < end and plain[start] in leads:
-            if plain[start] in stripped:  # a space or two first (an indented line): a step each
+        if start < end and data[start] in leads:
+            if data[start] in stripped:  # a space or two first (an indented line): a step each
                 start += 1
-                if start < end and plain[start] in stripped:
+                if start < end and data[start] in stripped:
                     start += 1
-            if start < end and plain[start] in leads:
-                start = strip_bounds(plain, start, end, False)[0]
-        if exact and start < end and plain[end - 1] in tails:
-            if plain[end - 1] in stripped and plain[end - 2] not in tails:
+            if start < end and data[start] in leads:
+                start = strip_bounds(data, start, end, False)[0]
+        if exact and start < end and data[end - 1] in tails:
+            if data[end - 1] in stripped and data[end - 2] not in tails:
                 end -= 1  # a space at the end, the usual case
             else:
-                end = strip_bounds(plain, start, end)[1]
-        lead = plain[start] if start < end else -1
+                end = strip_bounds(data, start, end)[1]
+        lead = data[start] if start < end else -1
         if in_comment or (lead >= 0 and lead != dropped_0 and lead != dropped_1):
             if not in_comment and lead == opening_bracket:  # a tag pair line
                 if in_moves or not games:
@@ -315,13 +314,12 @@ def _split(data: bytes, start: int, stop: int, max_games: int | None, exact: boo
                         in_comment = opening > rfind(b"}", start, end)
                         games[-1] = 1
             games[-4] = end
-            if not exact:
-                pass
-            elif len(pieces) > games[-3] and pieces[-1] + 1 == start:
-                pieces[-1] = end
-            else:  # append, not +=: MicroPython grows a list by += four items at a time (docs/PORTABILITY.md)
-                keep(start)
-                keep(end)
+            if exact:
+                if len(pieces) > games[-3] and pieces[-1] + 1 == start:
+                    pieces[-1] = end
+                else:  # append, not +=: MicroPython grows a list by += four items at a time (docs/PORTABILITY.md)
+                    keep(start)
+                    keep(end)
         elif in_moves and start < end:
             dropped.append(start)
             dropped.append(end)
