@@ -526,16 +526,30 @@ def splits(texts, max_games):
     return out
 
 
+def listings(texts):
+    """Each text as the Open dialog lists it (``list_import``'s labels), or its refusal."""
+    out = []
+    for text in texts:
+        try:
+            out.append(["ok", [listed.label() for listed in list_import(text)]])
+        except YinshError as exc:
+            out.append(["refused", str(exc)])
+    return out
+
+
 def tag_pairs(lines):
-    """Each tag pair line's name and value, or its refusal."""
-    from yinsh.pgn import tag_pair
+    """Each tag pair line's name and value, and the head of 3 characters that a list reads of
+    it in the line's bytes; or its refusal."""
+    from yinsh.pgn import tag_pair, tag_pair_head
 
     out = []
     for line in lines:
-        try:
-            out.append(["ok", list(tag_pair(line))])
-        except YinshError as exc:
-            out.append(["refused", str(exc)])
+        data = b"\n" + line.encode() + b"\n"
+        for read in (lambda: tag_pair(line), lambda: tag_pair_head(data, 1, len(data) - 1, 3)):
+            try:
+                out.append(["ok", list(read())])
+            except YinshError as exc:
+                out.append(["refused", str(exc)])
     return out
 
 
