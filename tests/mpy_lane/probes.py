@@ -542,15 +542,14 @@ def tag_pairs(lines):
     it in the line's bytes; or its refusal."""
     from yinsh.pgn import tag_pair, tag_pair_head
 
-    out = []
-    for line in lines:
+    def read(line, head):
         data = b"\n" + line.encode() + b"\n"
-        for read in (lambda: tag_pair(line), lambda: tag_pair_head(data, 1, len(data) - 1, 3)):
-            try:
-                out.append(["ok", list(read())])
-            except YinshError as exc:
-                out.append(["refused", str(exc)])
-    return out
+        try:
+            return ["ok", list(tag_pair_head(data, 1, len(data) - 1, 3) if head else tag_pair(line))]
+        except YinshError as exc:
+            return ["refused", str(exc)]
+
+    return [read(line, head) for line in lines for head in (False, True)]
 
 
 def positions_read(codes):
