@@ -104,6 +104,15 @@ def _pasted_texts(count: int = 300) -> list[str]:
                     for _ in range(rng.randrange(40))) for _ in range(count)]
 
 
+def _listed_texts() -> list[str]:
+    """Games as the Open dialog lists them, whose glance reads spaces beyond ASCII, lines left
+    out of the moves (holding dots and braces), U+001C and comments around move numbers."""
+    moves = ["1.e3 2.a5", "e3 a5 b5", "1.e3 {2.} 3.b5", "1.e3\n# 5. {\n2.a5", "e3\x1ca5 {x} b5 1-0",
+             "1.e3\u00a02.a5", "\u30001.e3 2.a5\u3000", "1.e3 {a\n[White \"x\"]\n} 2.a5"]
+    tags = ['[White "Ann"]\n[Black "Bo"]\n', '  [Event "\u4e00\u4e8c \\"x\\""]\u00a0\n', "", '[Date "2026"]\x1c\n']
+    return ["\n\n".join(tag + move for tag in tags for move in moves[i:i + 3]) for i in range(len(moves))]
+
+
 def _tag_lines(count: int = 300) -> list[str]:
     """Tag pair lines, right and wrong, with escapes (read by searches in C when they read)."""
     pieces = ["[", "]", " ", "\t", '"', "\\", "\\\\", '\\"', "White", "Ev_1", "\u00e9", "\u3000", "x", "{", '\\"]',
@@ -199,6 +208,7 @@ CALLS: list[tuple[str, list]] = [
     ("splits", [_pasted_texts(), 100]),
     ("splits", [_pasted_texts(100), 2]),
     ("tag_pairs", [_tag_lines()]),
+    ("listings", [_pasted_texts(200) + _listed_texts()]),
     ("spaces", [["Ann \u2013 Bo" + c + "\u00e9\u00a0" + c * 2 for c in
                  "\x00\x1b\n\x7f\x85\x9f\u061c\u200b\u200f\u2028\u202e\u2060\u2066\u2069\ufeff\u2010\u202f\u206a"]
                 + ['"' * 1000 + " \u2013 " + "\u202e" * 500]]),

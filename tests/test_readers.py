@@ -177,7 +177,8 @@ def _split_line_by_line(text, max_chars=MAX_TEXT_CHARS, max_games=MAX_GAMES):
 
 
 _PIECES = ["[White \"A\"]", "[Game \"1\"]", "[x{", "[}", "1.e3", "2.a5 3.b5", "{", "}", "{a}", "{ {", "} {", "#",
-           "# {", "%", "%}", "[", " ", "\t", "\u00a0", "\u2028", "\x1c", "\u3000", "\ufeff", "{c\u00e9}", "(;", "1-0",
+           "# {", "%", "%}", "[", " ", "\t", "\u00a0", "\u2028", "\x1c", "\x1f \x1d", "\x00", "\u3000", "\u2013",
+           "\ufeff", "{c\u00e9}", "(;", "1-0",
            "[Result \"1-0\"] {", "e3", "{\ud800", "\udc00"]
 _BREAKS = ["\n", "\r\n", "\r", "\n\n", " \n ", "\n\u00a0\n"]
 
@@ -193,8 +194,34 @@ def test_the_splitter_cuts_a_text_into_games_as_the_line_by_line_reading_does(li
         except NotationError as exc:
             with pytest.raises(NotationError, match=re.escape(str(exc))):
                 split_records(given_text, MAX_TEXT_CHARS, max_games)
+            if not pgn.is_sgf(given_text.lstrip("\ufeff")):
+                with pytest.raises(NotationError, match=re.escape(str(exc))):
+                    pgn.lay_out(given_text, MAX_TEXT_CHARS, max_games)
         else:
             assert split_records(given_text, MAX_TEXT_CHARS, max_games) == expected
+            if not pgn.is_sgf(given_text.lstrip("\ufeff")):
+                _lies_where_split(pgn.lay_out(given_text, MAX_TEXT_CHARS, max_games), expected)
+
+
+def _lies_where_split(layout: pgn.Layout, games: list[str]) -> None:
+    """``layout`` holds ``games`` (split_records'): each game's bounds hold its lines, its tag
+    pair lines before where its movetext starts, the first 20 of them noted; its search bytes
+    hold the same words in its moves."""
+    assert [layout.text(i) for i in range(len(layout))] == games
+    for index, game in enumerate(games):
+        start, moves, end = layout.bounds(index)
+        lines = game.split("\n")
+        tags = next((i for i, line in enumerate(lines) if not line.startswith("[")), len(lines))
+
+        def read(begin: int, stop: int) -> list[str]:
+            return [line for _, line in pgn._record_lines(layout.data[begin:stop].decode("utf-8", "surrogatepass"),
+                                                          False)]
+
+        assert read(start, end) == lines
+        assert read(start, moves) == lines[:tags] and read(moves, end) == lines[tags:]
+        assert layout.search[moves:end].decode("utf-8", "surrogatepass").split() == " ".join(lines[tags:]).split()
+        assert [strip(layout.data[a:b].decode("utf-8", "surrogatepass"))
+                for a, b in layout.tag_lines(index)] == lines[:min(tags, 20)]
 
 
 def test_the_splitter_reads_comments_over_lines_and_drops_what_lies_outside():
@@ -205,6 +232,22 @@ def test_the_splitter_reads_comments_over_lines_and_drops_what_lies_outside():
     assert split_records(text) == _split_line_by_line(text)
 
 
+_LINE_PIECES = [c for c in SPACES if c != "\n"] + ["a", "é", "\u2013", "\u3000" * 90, " " * 300, "\u00a0 " * 70, "[x"]
+
+
+@given(st.lists(st.sampled_from(_LINE_PIECES), max_size=12))
+@settings(max_examples=500, deadline=None)
+def test_a_line_s_bytes_strip_as_its_text_strips(pieces):
+    """``strip_bounds`` (a few steps, then chunks) finds what ``str.strip()`` strips on
+    CPython, whose spaces are every reader's: beyond ASCII too, in runs of any length."""
+    line = "".join(pieces)
+    data = b"\n" + line.encode() + b"\n"
+    first, last = pgn.strip_bounds(data, 1, len(data) - 1)
+    assert data[first:last].decode() == line.strip()
+    first, last = pgn.strip_bounds(data, 1, len(data) - 1, False)
+    assert data[first:last].decode() == line.lstrip() and last == len(data) - 1
+
+
 _TAG_PIECES = ["[", "]", " ", "\t", '"', "\\", "\\\\", '\\"', "White", "Ev_1", "é", "\u3000", "x", "\r", "{", "1-0",
                '\\"]', '"]', '\\\\"]']
 
@@ -212,28 +255,36 @@ _TAG_PIECES = ["[", "]", " ", "\t", '"', "\\", "\\\\", '\\"', "White", "Ev_1", "
 @given(st.lists(st.sampled_from(_TAG_PIECES), max_size=14), st.sampled_from(["", "[White ", '[Event "']))
 @settings(max_examples=1000, deadline=None)
 def test_a_tag_pair_reads_as_the_step_by_step_reading_does(pieces, head):
-    line = head + "".join(pieces)
+    _reads_as_step_by_step(head + "".join(pieces))
+
+
+def _reads_as_step_by_step(line: str) -> None:
+    """``tag_pair`` and ``tag_pair_head`` (the line among others, its value's head) read
+    ``line`` as the step-by-step reading does, or refuse it with its message."""
+    data = b"x\n" + line.encode("utf-8", "surrogatepass") + b"\ny"
     try:
-        expected = pgn._tag_pair_stepwise(line)
+        name, value = pgn._tag_pair_stepwise(line)
     except NotationError as exc:
         with pytest.raises(NotationError, match=re.escape(str(exc))):
             pgn.tag_pair(line)
+        for chars in (1, 3, 120):
+            try:
+                pgn.tag_pair_head(data, 2, len(data) - 2, chars)
+            except NotationError as head_exc:
+                assert str(head_exc) == str(exc)
+            else:  # what is wrong lies past the head: its value runs on past 2 bytes a character
+                assert len(line.encode("utf-8", "surrogatepass")) > 2 * chars
     else:
-        assert pgn.tag_pair(line) == expected
+        assert pgn.tag_pair(line) == (name, value)
+        for chars in (0, 1, 3, 120, 1000):
+            assert pgn.tag_pair_head(data, 2, len(data) - 2, chars) == (name, value[:chars])
 
 
 @pytest.mark.parametrize("value", ["", "x", '\\"' * 1000, "\\\\" * 1000, "é\\é" * 300, '\\\\\\"' * 300, '\\"' * 1001,
                                    "\\" * 1999 + '"', "a" * 1000 + "\\é", "a" * 1001, "a\\", "\\\\\\", 'a"b',
                                    'a\\\\"b', '\\""'])
 def test_a_long_tag_value_reads_as_the_step_by_step_reading_does(value):
-    line = f'[Event "{value}"]'
-    try:
-        expected = pgn._tag_pair_stepwise(line)
-    except NotationError as exc:
-        with pytest.raises(NotationError, match=re.escape(str(exc))):
-            pgn.tag_pair(line)
-    else:
-        assert pgn.tag_pair(line) == expected
+    _reads_as_step_by_step(f'[Event "{value}"]')
 
 
 _SHOWN_CHARS = ("aZ –é\u00a0\u00c2\u0080\x85\x9f\x00\x1b\n\x7f\u061c\u0618\u200b\u200f\u2010\u2028\u202e"

@@ -14,7 +14,7 @@ import platform
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .perft import perft
 from .playout import midgame_positions, random_move, random_playout
@@ -176,6 +176,7 @@ def hostile_inputs() -> list[Hostile]:
     per_game_tags = MAX_LINES // MAX_GAMES - 3
     per_game_lines = MAX_LINES // MAX_GAMES
     escaped_tags = per_game_chars // (2 * MAX_TAG_CHARS + 12)
+    cjk_chars = per_game_chars // 3 // len(_SHOWN_TAGS) - 10  # three bytes each
     return [
         Hostile("position code at move 10^4400", "position", far),
         Hostile("game code from a position at move 10^4400", "link", "#g=" + far_game),
@@ -245,8 +246,30 @@ def hostile_inputs() -> list[Hostile]:
         Hostile(f"largest: {MAX_GAMES} games of {per_game_tags} tag pairs, each line ending in a space", "import",
                 "\n\n".join("\n".join(f'[T{i} "' + "v" * (per_game_chars // per_game_tags - 13) + '"] '
                                        for i in range(per_game_tags)) + "\n1.e3 " for _ in range(MAX_GAMES))),
+        # Issue 23: lines a step of Python costs more to read: spaces at their ends (stepped over,
+        # then stripped a chunk at a time), characters beyond ASCII (no pass over the text finds
+        # their spaces), lines left out of the moves (made blank for the searches), long names
+        Hostile(f"largest: {MAX_GAMES} games of {per_game_tags} tag pairs, each line indented and ending in "
+                "nine spaces", "import",
+                "\n\n".join("\n".join(f'  [T{i} "' + "v" * (per_game_chars // per_game_tags - 23) + '"]' + " " * 9
+                                       for i in range(per_game_tags)) + "\n1.e3" for _ in range(MAX_GAMES))),
+        Hostile(f"largest: {MAX_GAMES} games of {per_game_tags} tag pairs of en dashes, each line ending in "
+                "U+001C U+001F", "import",
+                "\n\n".join("\n".join(f'[T{i} "' + "\u2013" * ((per_game_chars // per_game_tags - 15) // 3)
+                                       + '"]\x1c\x1f' for i in range(per_game_tags)) + "\n1.e3"
+                            for _ in range(MAX_GAMES))),
+        Hostile(f"largest: {MAX_GAMES} games of {per_game_lines - 3} lines left out of the moves, holding dots",
+                "import", "\n".join(f'[Game "{n}"]\n1.e3\n' + ("# " + "x." * (per_game_chars // per_game_lines // 2 - 2)
+                                                               + "\n") * (per_game_lines - 3) + "2.a5"
+                                    for n in range(MAX_GAMES))),
+        Hostile(f"largest: {MAX_GAMES} games of {len(_SHOWN_TAGS)} shown tags of {cjk_chars} CJK characters",
+                "import", "\n\n".join("\n".join(f'[{name} "' + "\u4e00" * cjk_chars + '"]' for name in _SHOWN_TAGS)
+                                       + "\n1.e3" for _ in range(MAX_GAMES))),
     ]
 
+
+_SHOWN_TAGS: Final = ("White", "Black", "Event", "Date")
+"""The tags a game's line in the Open dialog's list shows its names from."""
 
 UNREACHABLE_ROWS = "Y1Bz0e9PTnOLFULCmiuWfbPDiWO-XoLlg02D3kS6"
 """Issue 23's probe: White to move with 43 markers standing in 23 rows that no single move of

@@ -43,8 +43,8 @@ from .state import initial_state
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "record_text", "read_tags", "tag_pair", "move_texts",
-           "write_record"]
+__all__ = ["Record", "RESULTS", "is_sgf", "split_records", "lay_out", "Layout", "record_text", "read_tags", "tag_pair",
+           "tag_pair_head", "strip_bounds", "odd_space_before", "plain_spaces", "move_texts", "write_record"]
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 _BOM: Final = "\ufeff"
@@ -77,14 +77,11 @@ def split_records(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: 
     Raises ``NotationError`` for a text longer than ``max_chars`` or holding more than
     ``max_games`` games (``None``: no limit, for a file the user chose on their own machine).
     """
-    if not isinstance(text, str):
-        raise NotationError(f"{text!r} is not a record: expected text")
-    if max_chars is not None and len(text) > max_chars:
-        raise NotationError(too_long("the text", text, max_chars))
-    text = _without_bom(text)
-    if is_sgf(text):
-        return [text]
-    return _games(text, max_chars is not None, max_games)
+    text = _checked_text(text, max_chars)
+    if is_sgf(_without_bom(text)):
+        return [_without_bom(text)]
+    layout = _laid_out(text, max_chars is not None, max_games)
+    return [layout.text(index) for index in range(len(layout))]
 
 
 def record_text(text: str) -> str:
@@ -142,115 +139,305 @@ def _record_lines(text: str, limited: bool = True) -> list[tuple[bool, str]]:
     return out
 
 
-def _games(text: str, limited: bool, max_games: int | None) -> list[str]:
-    """:func:`split_records` of a text that is not SGF: the reading of :func:`_record_lines`
-    (a property test holds it to that) in one short step of Python per line, over the text's
-    UTF-8 bytes: on MicroPython every new ``str`` is first looked up among the interned
-    strings (thousands in the page: a line's ``str`` cost several times its ``bytes``)."""
-    text = _one_break(text)
-    if limited:
-        _check_line_count(text)  # counted, not split: a line's ``str`` is looked up as said above
+def lay_out(text: str, max_chars: int | None = MAX_TEXT_CHARS, max_games: int | None = MAX_GAMES,
+            tag_lines: int = 20) -> Layout:
+    """Where each game of a text in official notation lies in its UTF-8 bytes: the games of
+    :func:`split_records` (checked the same way: raises ``NotationError``), none of them made a
+    ``str``, and where the first ``tag_lines`` tag pair lines of each lie. A reader of a long
+    paste looks at each game there (the Open dialog's list): on the page's MicroPython a game's
+    ``str`` costs a search of the heap past its holes, and each step of Python a microsecond or
+    more, so a line costs here only the steps that find where its game starts and ends (its
+    spaces at the end are left for :meth:`Layout.text`). Not for SGF (:func:`is_sgf`).
+
+    >>> layout = lay_out('[White "A"] \\n  1.e3\\n\\n[White "B"]\\n# x\\n1.f5 ')
+    >>> len(layout), layout.bounds(0), layout.bounds(1), layout.tag_lines(1), layout.text(1)
+    (2, (0, 15, 19), (21, 37, 42), [(21, 32)], '[White "B"]\\n1.f5')
+    """
+    layout = _laid_out(_checked_text(text, max_chars), max_chars is not None, max_games, tag_lines)
+    dropped = layout.dropped
+    if dropped:  # searches in a game's moves must not see the lines reading leaves out
+        search = bytearray(layout.data)
+        blank = memoryview(b" " * len(search))
+        for i in range(0, len(dropped), 2):
+            start, end = dropped[i], dropped[i + 1]
+            search[start:end] = blank[:end - start]
+        layout.search = search
+    return layout
+
+
+class Layout:
+    """Where the games of a text lie in its UTF-8 bytes (:func:`lay_out`).
+
+    ``data`` is the text's UTF-8, each line ended by ``\\n``; ``search`` the same bytes with
+    the lines that reading leaves out of a game's moves (``#``, ``%``) made blank. So a search
+    of ``search`` for ``.``, a brace or a word in a game's moves finds what it would in the
+    game's record text, whatever lines lie between; its spaces are those of
+    :data:`~yinsh.scan.SPACES` (:func:`odd_space_before`, :func:`plain_spaces`), and ``ascii``
+    says whether the text holds any character beyond ASCII.
+    """
+
+    __slots__ = ("data", "search", "ascii", "dropped", "_games", "_pieces", "_tags")
+
+    def __init__(self, data: bytes, games: list[int], pieces: list[int] | None, tags: list[int] | None,
+                 dropped: list[int]) -> None:
+        self.data = data
+        self.ascii = False
+        self.search: bytes | bytearray = data
+        self.dropped = dropped
+        """The start and end of each line left out of a game's moves, one after the other."""
+        self._games = games  # each game's start, where its moves start (-1: none), end; its first piece and tag
+        self._pieces = pieces  # the start and end of each piece kept (lines that touch merged), or None
+        self._tags = tags  # the start and end (spaces and all) of the first tag pair lines of each game
+
+    def __len__(self) -> int:
+        return len(self._games) // _GAME_FIELDS
+
+    def bounds(self, index: int) -> tuple[int, int, int]:
+        """Where game ``index`` (from 0) starts in ``data``, where its moves start (at its end
+        when it has none: its tag pair lines come before), and where it ends (a :func:`lay_out`
+        layout: spaces after its last line included)."""
+        games, at = self._games, _GAME_FIELDS * index
+        return games[at], games[at + 2] if games[at + 1] < 0 else games[at + 1], games[at + 2]
+
+    def commented(self, index: int) -> bool:
+        """Whether the moves of game ``index`` hold a ``{comment}`` (or a brace)."""
+        return self._games[_GAME_FIELDS * index + 5] == 1
+
+    def tag_lines(self, index: int) -> list[tuple[int, int]]:
+        """Where each of the first tag pair lines of game ``index`` starts and ends (spaces at
+        the end included), as many as :func:`lay_out` was asked for."""
+        tags, at = self._tags or [], self._games[_GAME_FIELDS * index + 4]
+        stop = self._games[_GAME_FIELDS * index + 4 + _GAME_FIELDS] if index + 1 < len(self) else len(tags)
+        return [(tags[i], tags[i + 1]) for i in range(at, stop, 2)]
+
+    def text(self, index: int) -> str:
+        """The record text of game ``index``, as :func:`split_records` gives it."""
+        if self._pieces is None:  # a lay_out layout: the game's lines read again, their ends stripped
+            start, _, end = self.bounds(index)
+            return _split(self.data, start, end, None, True).text(0)
+        at = _GAME_FIELDS * index + 3
+        last = self._games[at + _GAME_FIELDS] if index + 1 < len(self) else len(self._pieces)
+        return _joined(self.data, self._pieces[self._games[at]:last]).decode("utf-8", "surrogatepass")
+
+
+_GAME_FIELDS: Final = 6  # start, moves, end, first piece, first tag line, comments in its moves (0 or 1)
+
+
+def _checked_text(text: str, max_chars: int | None) -> str:
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not a record: expected text")
+    if max_chars is not None and len(text) > max_chars:
+        raise NotationError(too_long("the text", text, max_chars))
+    return text
+
+
+def _laid_out(text: str, limited: bool, max_games: int | None, tag_lines: int | None = None) -> Layout:
+    """The games of ``text`` (its byte-order mark aside): :func:`lay_out`'s layout, but the
+    dropped lines not yet blanked, when ``tag_lines`` is given; else :func:`split_records`'."""
     data = text.encode("utf-8", "surrogatepass")  # a lone surrogate (CPython only) is refused below, as there
-    if not ((not plain(text)) if MICROPYTHON else any(space in text for space in ODD_SPACES)):
-        return _games_in_place(data, max_games)
-    lines = _stripped_like(data.split(b"\n"), _plain_spaces(data).split(b"\n"))
-    games: list[list[bytes]] = []
-    game: list[bytes] = []
-    in_comment = in_moves = too_many = False
-    surrogates = not MICROPYTHON and b"\xed" in data  # U+D000-U+DFFF: maybe a lone surrogate
-    for line in lines:
-        line = line.strip()
-        if in_comment:  # a comment's line is its text, whatever it starts with
-            game.append(line)
-            if surrogates and (b"{" in line or b"}" in line):
-                _check_unicode(line)
-            if b"}" in line:
-                in_comment = line.rfind(b"{") > line.rfind(b"}")  # the last brace decides (_ends_in_comment)
-        elif not line:
-            continue
-        elif line.startswith(b"["):
-            if in_moves:
-                too_many = too_many or len(games) + 1 == max_games  # said once every line is read, as there
-                games.append(game)
-                game = []
-                in_moves = False
-            game.append(line)
-        elif not line.startswith(_DROPPED):
-            game.append(line)
-            in_moves = True
-            if surrogates and (b"{" in line or b"}" in line):
-                _check_unicode(line)
-            if b"{" in line:
-                in_comment = line.rfind(b"{") > line.rfind(b"}")
-    if too_many:
-        raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
-    games.append(game)
-    return [b"\n".join(game).decode("utf-8", "surrogatepass") for game in games if game]
+    ascii_only = len(data) == len(text)  # a count, not a copy, on MicroPython
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if limited:  # counted, not split: each line's object costs (docs/PORTABILITY.md)
+        lines = data.count(b"\n") + 1
+        if lines > MAX_LINES:
+            raise NotationError(f"the text has {lines:,} lines: at most {MAX_LINES:,} are read")
+    start = 3 if data.startswith(_BOM_BYTES) else 0
+    layout = _split(data, start, len(data), max_games, tag_lines is None, tag_lines or 0)
+    layout.ascii = ascii_only
+    return layout
 
 
-def _games_in_place(data: bytes, max_games: int | None) -> list[str]:
-    """:func:`_games` of a text whose spaces the built-in ``strip()`` all knows, by the offsets
-    of its lines in ``data``: no object per line (only for one that strips), and a run of lines
-    kept as they are is one slice. On the page's MicroPython each object of more than 16 bytes
-    is placed by a search past the heap's small holes (docs/PORTABILITY.md): a ``bytes`` per line
-    of a long paste cost several times the step that reads it."""
-    games: list[list[int]] = []
-    spans: list[int] = []  # each kept piece's start and end in data, pieces that touch merged
+def _split(data: bytes, start: int, stop: int, max_games: int | None, exact: bool, tag_lines: int = 0) -> Layout:
+    """The games of ``data[start:stop]``, read as :func:`_record_lines` reads lines (a property
+    test holds it to that), in one short step of Python per line by the offsets of its lines:
+    no object per line (only for one with more than a few spaces at an end), and no pass over
+    the text for the spaces beyond ASCII (a line's ends are looked at: :func:`strip_bounds`).
+    When ``exact``, each line's spaces at the end are stripped too and the pieces kept noted (a
+    run of lines kept as they are is one piece); else the first ``tag_lines`` tag pair lines of
+    each game and the lines dropped from its moves are."""
+    games: list[int] = []
+    pieces: list[int] = []
+    tags: list[int] = []
+    dropped: list[int] = []
     in_comment = in_moves = too_many = False
     surrogates = not MICROPYTHON and b"\xed" in data  # U+D000-U+DFFF: maybe a lone surrogate
-    size = len(data)
-    start = 0
-    while start <= size:
-        end = data.find(b"\n", start)
+    find, rfind, stripped, keep = data.find, data.rfind, _STRIPPED, pieces.append
+    leads, tails = _SPACE_LEADS, _SPACE_TAILS
+    opening_bracket, dropped_0, dropped_1 = _OPENING, _DROPPED_0, _DROPPED_1  # locals: a step less each
+    noted = 0  # tag pair lines of this game noted
+    while start <= stop:
+        end = find(b"\n", start, stop)
         if end < 0:
-            end = size
+            end = stop
         after = end + 1
-        if start < end and (data[start] in _STRIPPED or data[end - 1] in _STRIPPED):
-            if start + 1 < end and data[start] not in _STRIPPED and data[end - 2] not in _STRIPPED:
-                end -= 1  # one space at the end, the usual case: no object needed
+        if start < end and data[start] in leads:
+            if data[start] in stripped:  # a space or two first (an indented line): a step each
+                start += 1
+                if start < end and data[start] in stripped:
+                    start += 1
+            if start < end and data[start] in leads:
+                start = strip_bounds(data, start, end, False)[0]
+        if exact and start < end and data[end - 1] in tails:
+            if data[end - 1] in stripped and data[end - 2] not in tails:
+                end -= 1  # a space at the end, the usual case
             else:
-                line = data[start:end]
-                stripped = line.lstrip()
-                start += len(line) - len(stripped)
-                end = start + len(stripped.rstrip())
-        if in_comment or (start < end and data[start] != _DROPPED_0 and data[start] != _DROPPED_1):
-            if not in_comment and data[start] == _OPENING:
-                if in_moves:
-                    too_many = too_many or len(games) + 1 == max_games  # said once every line is read
-                    games.append(spans)
-                    spans = []
-                    in_moves = False
+                end = strip_bounds(data, start, end)[1]
+        lead = data[start] if start < end else -1
+        if in_comment or (lead >= 0 and lead != dropped_0 and lead != dropped_1):
+            if not in_comment and lead == opening_bracket:  # a tag pair line
+                if in_moves or not games:
+                    if in_moves:
+                        too_many = too_many or len(games) // _GAME_FIELDS == max_games  # said once all is read
+                        in_moves = False
+                    games += [start, -1, end, len(pieces), len(tags), 0]
+                    noted = 0
+                if noted < tag_lines:
+                    tags.append(start)
+                    tags.append(end)
+                    noted += 1
             else:
-                if surrogates and (data.find(b"{", start, end) >= 0 or data.find(b"}", start, end) >= 0):
+                if not games:
+                    games += [start, -1, end, len(pieces), len(tags), 0]
+                if surrogates and (find(b"{", start, end) >= 0 or find(b"}", start, end) >= 0):
                     _check_unicode(data[start:end])
-                if in_comment:
-                    if data.find(b"}", start, end) >= 0:  # the last brace decides (_ends_in_comment)
-                        in_comment = data.rfind(b"{", start, end) > data.rfind(b"}", start, end)
+                if in_comment:  # the last brace decides (_ends_in_comment)
+                    closing = rfind(b"}", start, end)
+                    if closing >= 0:
+                        in_comment = rfind(b"{", start, end) > closing
                 else:
-                    in_moves = True
-                    if data.find(b"{", start, end) >= 0:
-                        in_comment = data.rfind(b"{", start, end) > data.rfind(b"}", start, end)
-            if spans and spans[-1] + 1 == start:
-                spans[-1] = end
-            else:
-                spans += [start, end]
+                    if not in_moves:
+                        games[-5] = start
+                        in_moves = True
+                    opening = rfind(b"{", start, end)
+                    if opening >= 0:
+                        in_comment = opening > rfind(b"}", start, end)
+                        games[-1] = 1
+            games[-4] = end
+            if exact:
+                if len(pieces) > games[-3] and pieces[-1] + 1 == start:
+                    pieces[-1] = end
+                else:  # append, not +=: MicroPython grows a list by += four items at a time (docs/PORTABILITY.md)
+                    keep(start)
+                    keep(end)
+        elif in_moves and start < end:
+            dropped.append(start)
+            dropped.append(end)
         start = after
     if too_many:
         raise NotationError(f"the text holds more than {max_games} games: at most {max_games} are read")
-    games.append(spans)
-    return [_joined(data, spans).decode("utf-8", "surrogatepass") for spans in games if spans]
+    return Layout(data, games, pieces if exact else None, None if exact else tags, dropped)
 
 
-def _joined(data: bytes, spans: list[int]) -> bytes:
-    """The pieces of ``data`` between each pair of offsets of ``spans``, a line break between two."""
-    if len(spans) == 2:
-        return data[spans[0]:spans[1]]
-    return b"\n".join([data[spans[i]:spans[i + 1]] for i in range(0, len(spans), 2)])
+def strip_bounds(data: bytes | bytearray, start: int, end: int, at_end: bool = True) -> tuple[int, int]:
+    """Where the line ``data[start:end]`` starts and ends without the :data:`~yinsh.scan.SPACES`
+    at its ends (at its start only, unless ``at_end``): what ``strip()`` leaves on CPython. A few
+    are stepped over; past those, the rest is stripped by the built-in a chunk at a time (a
+    copy: on the page's MicroPython each copy of more than 16 bytes costs a search of the heap,
+    docs/PORTABILITY.md).
+
+    >>> line = " \\u3000ab\\u00a0\\t".encode()
+    >>> strip_bounds(line, 0, len(line)), strip_bounds(b" " * 9 + b"x", 0, 10), strip_bounds(b"   ", 0, 3)
+    ((4, 6), (9, 10), (3, 3))
+    """
+    first, last = start, end
+    while first < last and data[first] in _STRIPPED and first - start < _STEPPED:  # ASCII, the usual case
+        first += 1
+    if first < last and data[first] in _SPACE_LEADS:
+        for _ in range(_STEPPED):
+            size = _space_at(data, first, last)
+            if not size:
+                break
+            first += size
+        else:
+            first = _stripped_run(data, first, last, True)
+    while at_end and last > first and data[last - 1] in _STRIPPED and end - last < _STEPPED:
+        last -= 1
+    if at_end and last > first and data[last - 1] in _SPACE_TAILS:
+        for _ in range(_STEPPED):
+            size = _space_before(data, first, last)
+            if not size:
+                break
+            last -= size
+        else:
+            last = _stripped_run(data, first, last, False)
+    return first, last
 
 
-_STRIPPED: Final = frozenset(b" \t\r\x0b\x0c")  # what bytes.strip() strips besides the line's break
+def _space_at(data: bytes | bytearray, i: int, end: int) -> int:
+    """The length of the space that starts at ``i`` (before ``end``), or 0."""
+    if i >= end:
+        return 0
+    byte = data[i]
+    if byte in _STRIPPED:
+        return 1
+    if byte in _ODD_LEADS and data.startswith(_ODD_SPACE_BYTES, i, end):
+        return 2 if byte == 0xC2 else 3
+    return 0
+
+
+def _space_before(data: bytes | bytearray, start: int, i: int) -> int:
+    """The length of the space that ends at ``i`` (after ``start``), or 0."""
+    if i <= start:
+        return 0
+    byte = data[i - 1]
+    if byte in _STRIPPED:
+        return 1
+    if byte in _ODD_TAILS and data.endswith(_ODD_SPACE_BYTES, start, i):
+        return 2 if data[i - 2] == 0xC2 else 3
+    return 0
+
+
+def odd_space_before(data: bytes | bytearray, start: int, i: int) -> bool:
+    """Whether a space beyond ASCII (:data:`~yinsh.scan.ODD_SPACES`) ends at ``i`` in ``data``
+    (after ``start``): the bytes of a reader of UTF-8 that knows only ASCII's spaces."""
+    return i > start and data[i - 1] in _ODD_TAILS and data.endswith(_ODD_SPACE_BYTES, start, i)
+
+
+def _stripped_run(data: bytes | bytearray, first: int, last: int, leading: bool) -> int:
+    """Where a long run of spaces at the start (``leading``) or the end of ``data[first:last]``
+    ends: stripped a chunk at a time (whole characters), its spaces beyond ASCII made ASCII."""
+    while first < last:
+        if leading:
+            begin, end = first, min(last, first + _CHUNK)
+            while end < last and 0x80 <= data[end] < 0xC0:
+                end += 1
+        else:
+            begin, end = max(first, last - _CHUNK), last
+            while begin > first and 0x80 <= data[begin] < 0xC0:
+                begin -= 1
+        chunk = plain_spaces(bytes(data[begin:end]))
+        kept = chunk.lstrip(_STRIPPED_BYTES) if leading else chunk.rstrip(_STRIPPED_BYTES)
+        if leading:
+            first += len(chunk) - len(kept)
+        else:
+            last -= len(chunk) - len(kept)
+        if kept:
+            break
+    return first if leading else last
+
+
+_STEPPED: Final = 4
+_CHUNK: Final = 256
+
+
+def _joined(data: bytes, pieces: list[int]) -> bytes:
+    """The pieces of ``data`` between each pair of offsets of ``pieces``, a line break between two."""
+    if len(pieces) == 2:
+        return data[pieces[0]:pieces[1]]
+    return b"\n".join([data[pieces[i]:pieces[i + 1]] for i in range(0, len(pieces), 2)])
+
+
+_STRIPPED_BYTES: Final = b" \t\r\x0b\x0c\x1c\x1d\x1e\x1f"  # the ASCII spaces of every reader but the line's break
+_STRIPPED: Final = frozenset(_STRIPPED_BYTES)
+_ODD_SPACE_BYTES: Final = tuple(space.encode() for space in ODD_SPACES if space > "\x7f")  # beyond ASCII
+_ODD_LEADS: Final = frozenset(space[0] for space in _ODD_SPACE_BYTES)
+_ODD_TAILS: Final = frozenset(space[-1] for space in _ODD_SPACE_BYTES)
+_SPACE_LEADS: Final = _STRIPPED | _ODD_LEADS  # the first bytes of a space: a line starting with one is looked at
+_SPACE_TAILS: Final = _STRIPPED | _ODD_TAILS
 _OPENING: Final = b"["[0]
 _DROPPED_0, _DROPPED_1 = (byte[0] for byte in _DROPPED)
+_BOM_BYTES: Final = b"\xef\xbb\xbf"
 
 
 def _check_unicode(line: bytes) -> None:
@@ -298,32 +485,21 @@ def _one_break(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-def _stripped_like(lines: list[bytes], plain_lines: list[bytes]) -> list[bytes]:
-    """``lines`` stripped where ``plain_lines`` (the same lines with every space the built-in
-    ``strip()`` does not know made as many ASCII spaces as it has bytes) strip."""
-    out = []
-    for line, plain_line in zip(lines, plain_lines):
-        stripped = plain_line.strip()
-        if len(stripped) == len(plain_line):
-            out.append(line)
-        elif not stripped:
-            out.append(b"")
-        else:
-            start = len(plain_line) - len(plain_line.lstrip())
-            out.append(line[start:start + len(stripped)])
-    return out
-
-
-def _plain_spaces(data: bytes) -> bytes:
-    """``data`` with the UTF-8 of each of :data:`~yinsh.scan.ODD_SPACES` replaced by as many
-    ``b" "`` (no such sequence occurs inside another character's bytes)."""
-    for space in _ODD_SPACE_BYTES:
-        if space in data:
-            data = data.replace(space, b" " * len(space))
+def plain_spaces(data: bytes) -> bytes:
+    """``data`` with the UTF-8 of each of :data:`~yinsh.scan.ODD_SPACES` beyond ASCII replaced by
+    as many ``b" "`` (no such sequence occurs inside another character's bytes). Each search is a pass
+    over the text: the spaces that share their first bytes are looked for only when those are
+    there (an en dash shares two with a dozen spaces)."""
+    for lead, spaces in _ODD_SPACES_BY_LEAD:
+        if lead in data:
+            for space in spaces:
+                if space in data:
+                    data = data.replace(space, b" " * len(space))
     return data
 
 
-_ODD_SPACE_BYTES: Final = [space.encode() for space in ODD_SPACES]
+_ODD_SPACES_BY_LEAD: Final = [(lead, [space for space in _ODD_SPACE_BYTES if space.startswith(lead)])
+                              for lead in (b"\xc2", b"\xe1\x9a\x80", b"\xe2\x80", b"\xe2\x81\x9f", b"\xe3\x80\x80")]
 
 
 def _without_bom(text: str) -> str:
@@ -343,16 +519,11 @@ def tag_pair(line: str) -> tuple[str, str]:
     other line, a wrong one included, is read a step per escape (:func:`_tag_pair_stepwise`).
     """
     data = utf8(line)
-    end = len(data)
-    i = start = skip(data, 1, _BLANKS)
-    while i < end and data[i] in _TAG_NAME_BYTES and i - start <= _MAX_TAG_NAME:
-        i += 1
-    opening = skip(data, i, _BLANKS)
-    closing = data.rfind(_QUOTES)
-    if (start == i or opening == i or closing <= opening or data[opening] != _QUOTE or b"\r" in data
-            or data[skip(data, closing + 1, _BLANKS):] != b"]"):
+    parts = None if b"\r" in data else _tag_parts(data, 0, len(data))  # \r holds escaped backslashes below
+    if parts is None:
         return _tag_pair_stepwise(line)
-    value = data[opening + 1:closing]
+    start, name_end, opening, closing = parts
+    value = data[opening:closing]
     if b"\\" in value:
         value = value.replace(b"\\\\", b"\r")  # an escaped backslash, out of the way
         if value.endswith(b"\\") or value.count(_QUOTES) != value.count(b'\\"'):
@@ -363,7 +534,68 @@ def tag_pair(line: str) -> tuple[str, str]:
     text = value.decode()
     if len(text) > MAX_TAG_CHARS:
         return _tag_pair_stepwise(line)
-    return data[start:i].decode(), text
+    return data[start:name_end].decode(), text
+
+
+def _tag_parts(data: bytes, start: int, end: int) -> tuple[int, int, int, int] | None:
+    """Where the name and the value of the tag pair line ``data[start:end]`` lie, when the line
+    is ``[Name "value"]`` up to its escapes (the value ends at the line's last quote); ``None``
+    for any other line, to be read a step at a time."""
+    i = name = min(skip(data, start + 1, _BLANKS), end)
+    while i < end and data[i] in _TAG_NAME_BYTES and i - name <= _MAX_TAG_NAME:
+        i += 1
+    opening = min(skip(data, i, _BLANKS), end)
+    closing = data.rfind(_QUOTES, start, end)
+    if (name == i or opening == i or closing <= opening or data[opening] != _QUOTE
+            or min(skip(data, closing + 1, _BLANKS), end) != end - 1 or data[end - 1] != _CLOSING):
+        return None
+    return name, i, opening + 1, closing
+
+
+def tag_pair_head(data: bytes, start: int, end: int, chars: int) -> tuple[str, str]:
+    """The name of the tag pair line ``data[start:end]`` (UTF-8) and the first ``chars``
+    characters of its value: what a list shows of a tag that may hold a thousand. Only the
+    value's first bytes are read (on the page's MicroPython each pass over a long value, and
+    each copy of it, costs: docs/PORTABILITY.md); the rest of a long value is not checked.
+
+    Of a line :func:`tag_pair` reads, it gives the name and the value's head; of one it refuses,
+    the same ``NotationError``, unless what is wrong lies past the head.
+
+    >>> line = b'[Event "\\\\"' + b'\\\\"' * 999 + b'"]'
+    >>> tag_pair_head(line, 0, len(line), 5)
+    ('Event', '\"\"\"\"\"')
+    """
+    parts = _tag_parts(data, start, end)
+    if parts is not None:
+        name, name_end, opening, closing = parts
+        # Bytes for as many characters, guessed from the value's start (ASCII or not, escaped or
+        # not), once more if they fall short: each try is a copy, dear on the page (see above)
+        guess = chars * (4 if opening < closing and data[opening] >= 0x80 else 1)
+        guess *= 2 if data.find(b"\\", opening, min(closing, opening + guess)) >= 0 else 1
+        for size in (guess, 8 * chars):
+            cut = min(closing, opening + size)
+            while opening < cut < closing and 0x80 <= data[cut] < 0xC0:
+                cut -= 1  # not inside a character
+            head: bytes | memoryview
+            if data.find(b"\\", opening, cut) >= 0:
+                head = data[opening:cut]
+                if b"\\\\" in head or (cut == closing and head.endswith(b"\\")):
+                    break  # an escaped backslash, or the last quote escaped: read whole
+                if head.count(b'"') != head.count(b'\\"'):
+                    break  # a quote not escaped
+                head = head.replace(b"\\", b"")
+            elif data.find(b'"', opening, cut) >= 0:
+                break  # a quote not escaped
+            else:
+                head = memoryview(data)[opening:cut]  # decoded without a copy of the bytes first
+            try:
+                value = str(head, "utf-8")
+            except UnicodeError:  # a lone surrogate (CPython only): refused as tag_pair refuses it
+                break
+            if cut == closing or len(value) >= chars:
+                return data[name:name_end].decode(), value if len(value) <= chars else value[:chars]
+    name_text, value_text = tag_pair(data[start:end].decode("utf-8", "surrogatepass"))
+    return name_text, value_text[:chars]
 
 
 def _tag_pair_stepwise(line: str) -> tuple[str, str]:
@@ -408,6 +640,7 @@ def _tag_pair_stepwise(line: str) -> tuple[str, str]:
 
 _QUOTE: Final = b'"'[0]
 _QUOTES: Final = b'"'
+_CLOSING: Final = b"]"[0]
 
 
 def _without_comments(body: str) -> str:

@@ -49,7 +49,7 @@ def utf8(text: str) -> bytes:
         raise NotationError("the text holds a character that is not Unicode (a lone surrogate)") from None
 
 
-def skip(data: bytes, i: int, chars: bytes) -> int:
+def skip(data: bytes | bytearray, i: int, chars: bytes) -> int:
     """The first index from ``i`` whose byte is not one of ``chars`` (``len(data)`` if none):
     a chunk at a time, so that a long run costs little even on MicroPython. The first byte is
     looked at alone: most calls find no run at all, and a chunk is an object of more than one
@@ -152,12 +152,15 @@ def visible(text: str) -> str:
         data = text.encode()
     except UnicodeError:  # a lone surrogate: CPython only, where a step per character is cheap
         return visible_stepwise(text)
-    if not data or (min(data) >= 0x20 and max(data) < 0x7F):
+    if not data:
+        return text
+    low, ascii_only = min(data), len(data) == len(text)  # one step a byte, and a count (no max(): a step a byte)
+    if ascii_only and low >= 0x20 and b"\x7f" not in data:
         return text  # printable ASCII: the usual case
-    if b"\xed" in data:  # U+D000 to U+DFFF: a lone surrogate on MicroPython (its str holds one as such bytes)
+    if not ascii_only and b"\xed" in data:  # U+D000 to U+DFFF: a lone surrogate on MicroPython (as such bytes)
         return visible_stepwise(text)
-    candidates = [c for c in _HIDDEN_ASCII if c in text] if min(data) < 0x20 or b"\x7f" in data else []
-    for lead, hidden in _HIDDEN_BY_LEAD:
+    candidates = [c for c in _HIDDEN_ASCII if c in text] if low < 0x20 or b"\x7f" in data else []
+    for lead, hidden in _HIDDEN_BY_LEAD if not ascii_only else ():
         if lead in data:
             candidates += [c for c in hidden if c in text]
     for c in candidates:

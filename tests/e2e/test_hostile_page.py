@@ -145,10 +145,12 @@ def test_hostile_pasted_text_is_explained_with_no_long_task(hostile_page, name, 
 #: games took 4.7 s to list on the page's MicroPython), as ``yinsh bench`` times them.
 WORST_PASTES = [
     "largest: 100 games of 97 tag pairs",
-    "largest: 100 games of 97 tag pairs, each line ending in a space",
+    "largest: 100 games of 97 tag pairs, each line indented and ending in nine spaces",
+    "largest: 100 games of 97 tag pairs of en dashes, each line ending in U+001C U+001F",
+    "largest: 100 games of 97 lines left out of the moves, holding dots",
     "largest: 100 games of 100 lines, each a comment ending in a no-break space",
     "largest: 100 games of 4 shown tags of 1,000 escaped quotes",
-    "largest: 100 games of comments holding dots",
+    "largest: 100 games of 4 shown tags of 821 CJK characters",
     "largest: 100 games of 4,980 words",
 ]
 
@@ -157,8 +159,9 @@ WORST_PASTES = [
 def test_the_worst_pastes_are_listed_with_no_long_task(hostile_page, name):
     """Each of 100 games at the limits of a paste is listed, and no task of the page's main
     thread lasts over 200 ms while the list is built. The listing must be right; the bound is
-    the issue's target, not met yet for every paste on this machine (scripts/bench_paste.py
-    gives the figures): a task over it marks the test as an expected failure that says how long."""
+    the issue's target, met here with room to spare (scripts/bench_paste.py gives the figures)
+    but a matter of the machine's speed and load: a task over it on a slower or busier machine
+    marks the test as an expected failure that says how long."""
     hostile_page.boot()
     page = hostile_page.page
     page.click("#game-menu summary")
@@ -184,7 +187,7 @@ def test_the_worst_pastes_are_listed_with_no_long_task(hostile_page, name):
         dialog.locator("textarea").dispatch_event("input")
         page.keyboard.press("Escape")
     if longest > LONG_TASK_MS:
-        pytest.xfail(f"issue 23 item 6, open: a task of {longest} ms while listing {name!r}")
+        pytest.xfail(f"a task of {longest} ms (over {LONG_TASK_MS}) while listing {name!r}")
 
 
 def test_the_position_with_the_most_rows_opens_with_no_long_task(hostile_page):

@@ -526,17 +526,30 @@ def splits(texts, max_games):
     return out
 
 
-def tag_pairs(lines):
-    """Each tag pair line's name and value, or its refusal."""
-    from yinsh.pgn import tag_pair
-
+def listings(texts):
+    """Each text as the Open dialog lists it (``list_import``'s labels), or its refusal."""
     out = []
-    for line in lines:
+    for text in texts:
         try:
-            out.append(["ok", list(tag_pair(line))])
+            out.append(["ok", [listed.label() for listed in list_import(text)]])
         except YinshError as exc:
             out.append(["refused", str(exc)])
     return out
+
+
+def tag_pairs(lines):
+    """Each tag pair line's name and value, and the head of 3 characters that a list reads of
+    it in the line's bytes; or its refusal."""
+    from yinsh.pgn import tag_pair, tag_pair_head
+
+    def read(line, head):
+        data = b"\n" + line.encode() + b"\n"
+        try:
+            return ["ok", list(tag_pair_head(data, 1, len(data) - 1, 3) if head else tag_pair(line))]
+        except YinshError as exc:
+            return ["refused", str(exc)]
+
+    return [read(line, head) for line in lines for head in (False, True)]
 
 
 def positions_read(codes):

@@ -290,7 +290,8 @@ def _random_game(seed: int, length: int) -> Game:
 @st.composite
 def _written_games(draw):  # type: ignore[no-untyped-def]
     """A random game's record as people write one: tags, comments (dots and numbers inside),
-    line breaks, ``12...`` before a move, or no numbers at all."""
+    line breaks, ``12...`` before a move, or no numbers at all; and as a hostile paste may:
+    spaces beyond ASCII, lines left out holding dots and braces."""
     game = _random_game(draw(st.integers(0, 10 ** 6)), draw(st.integers(0, 120)))
     tags = draw(st.dictionaries(st.sampled_from(["White", "Black", "Date", "Result", "Event", "Round", "Site"]),
                                 st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs")), max_size=12),
@@ -304,7 +305,7 @@ def _written_games(draw):  # type: ignore[no-untyped-def]
         if not unnumbered and draw(st.integers(0, 5)) == 0:
             out.append(draw(comment))
         out.append(word)
-        out.append(draw(st.sampled_from([" ", " ", " ", "\n"])))
+        out.append(draw(st.sampled_from([" ", " ", " ", "\n", "\x1c", "\u00a0\n", " \n\n# 3. {x\n%}.\n  "])))
     if not unnumbered and draw(st.booleans()):
         out.append(draw(comment))
     if draw(st.booleans()):

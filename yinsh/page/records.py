@@ -33,10 +33,20 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from ..compat import capitalize, ordered_dict
 from ..errors import NotationError, YinshError
 from ..game import COLORS, Game
-from ..limits import MAX_MOVE_NUMBER_DIGITS, MAX_MOVES
-from ..pgn import RESULTS, is_sgf, record_text, tag_pair
-from ..record import Record, read_record, split_records, write_record
-from ..scan import strip, visible
+from ..limits import MAX_MOVE_NUMBER_DIGITS, MAX_MOVES, MAX_RECORD_CHARS
+from ..pgn import (
+    RESULTS,
+    Layout,
+    is_sgf,
+    lay_out,
+    odd_space_before,
+    plain_spaces,
+    record_text,
+    strip_bounds,
+    tag_pair_head,
+)
+from ..record import Record, read_record, write_record
+from ..scan import skip, strip, visible
 from .settings import REMOTE, Settings, ai_level
 from .words import plural
 
@@ -103,9 +113,10 @@ def record_filename(date: datetime.date | Day) -> str:
     return f"yinsh-{date.isoformat()}.ygn"
 
 
-_LABEL_TAGS: Final = frozenset(("White", "Black", "Scenario", "Game", "Event", "Date", "Result"))
+_LABEL_TAGS: Final = ("White", "Black", "Scenario", "Game", "Event", "Date", "Result")
 """The tags a game's line in the list shows (:meth:`Listed.label`)."""
-_LABEL_PREFIXES: Final = tuple("[" + name for name in sorted(_LABEL_TAGS))
+_LABEL_NAMES: Final = tuple((name, name.encode()) for name in _LABEL_TAGS)
+_LABEL_PREFIXES: Final = tuple(b"[" + raw for _, raw in _LABEL_NAMES) + (b"[ ", b"[\t")
 _SHOWN_LINES: Final = 20
 """The first tag pairs of a game among which the list looks for those it shows (records put
 them first: the PGN roster is Event, Site, Date, Round, White, Black, Result): a hundred games
@@ -122,29 +133,36 @@ class Listed:
     """A game found in imported text, glanced at for its line in the list: the tags that line
     shows and its moves' count. Reading it (:meth:`record`) waits until it is chosen.
 
-    The glance costs a few scans of the text in C, never a step per word or comment: on the
-    page's MicroPython a step of Python costs microseconds, and a paste within the limits holds
-    half a million words (``yinsh bench`` times the worst one). A numbered record's moves are
-    counted from its first and last move numbers, an unnumbered one's by its words; a record
-    read otherwise (or not at all) shows no count, and says what is wrong when chosen. On every
-    record that reads, the glance gives what reading gives (a property test holds it to that)."""
+    The glance looks at the game where it lies in the text's bytes (:func:`yinsh.pgn.lay_out`),
+    by a few searches in C, never a step per word or comment, and makes no copy of it: on the
+    page's MicroPython a step of Python costs microseconds, a paste within the limits holds half
+    a million words, and each long object costs a search of the heap (``yinsh bench`` times the
+    worst pastes). A numbered record's moves are counted from its first and last move numbers,
+    an unnumbered one's by its words; a record read otherwise (or not at all) shows no count,
+    and says what is wrong when chosen. On every record that reads, the glance gives what
+    reading gives (property tests hold it to that)."""
 
-    __slots__ = ("number", "count", "text", "tags", "moves", "_record")
+    __slots__ = ("number", "count", "tags", "moves", "_layout", "_text", "_record")
 
-    def __init__(self, number: int, count: int, text: str) -> None:
-        self.number, self.count, self.text = number, count, text
-        """The game's place among ``count`` and its record's text."""
+    def __init__(self, number: int, count: int, layout: Layout | None = None, text: str = "") -> None:
+        """Game ``number`` of ``count``: the game of that number in ``layout``, or else the
+        whole ``text`` (an SGF file)."""
+        self.number, self.count = number, count
+        self._layout, self._text = layout, text
         self._record: Record | None = None
         self.tags: dict[str, str]
-        """The tags its line shows (all of them once read)."""
+        """The tags its line shows, each value cut past :data:`_LABEL_CHARS` characters."""
         self.moves: int | None
         """How many moves it has; ``None`` when the glance could not tell."""
         try:
-            if is_sgf(text):  # an SGF file is one game: read it whole
+            if layout is None:  # an SGF file is one game: read it whole
                 self._record = read_record(text)
                 self.tags, self.moves = self._record.tags, len(self._record.game.moves)
             else:
-                self.tags, self.moves = _glance(record_text(text))
+                start, _, end = layout.bounds(number - 1)
+                if end - start > MAX_RECORD_CHARS:  # bytes: as many characters or more
+                    record_text(layout.text(number - 1))  # raises if the record is too long
+                self.tags, self.moves = _glance(layout, number - 1)
         except YinshError as exc:
             raise self._located(exc) from None
 
@@ -156,7 +174,7 @@ class Listed:
         ``IllegalMoveError``, whose message starts with ``game N of M:`` among several."""
         if self._record is None:
             try:
-                self._record = read_record(self.text)
+                self._record = read_record(self._text if self._layout is None else self._layout.text(self.number - 1))
             except YinshError as exc:
                 raise self._located(exc) from None
         return self._record
@@ -173,121 +191,139 @@ class Listed:
         return f"{self.number}. {_title(self.tags, _LABEL_CHARS)}{count}{shown}"
 
 
-def _glance(text: str) -> tuple[dict[str, str], int | None]:
-    """The tags a list shows and the count of moves of a record in official notation, by scans
-    in C (see :class:`Listed`). Raises ``NotationError`` for a shown tag that cannot be read."""
-    header, body = "", text
-    if text.startswith("["):
-        # The tag pairs come first, each on its line, and no later line starts with "[" (it
-        # would begin the next game: split_records): the movetext follows the last such line.
-        last = text.rfind("\n[")
-        end = text.find("\n", last + 1 if last >= 0 else 0)
-        brace = text.find("{")
-        if 0 <= brace and (end < 0 or brace < end):
-            # unless that line is in a comment opened after the tags: the tags end at the first
-            # line that does not start with "[" (a step per line, for these records only)
-            end = 0
-            for line in text.split("\n"):
-                if not line.startswith("["):
-                    break
-                end += len(line) + 1
-            end = -1 if end > len(text) else end - 1
-        header, body = (text, "") if end < 0 else (text[:end], text[end:])
-    shown = ordered_dict()
-    for line in header.split("\n", _SHOWN_LINES)[:_SHOWN_LINES] if header else ():
-        if line.startswith(_LABEL_PREFIXES) or line.startswith(("[ ", "[\t")):
-            # The name, from the line's start: a value may hold a thousand characters, and
-            # every new str costs its length and more on MicroPython (docs/PORTABILITY.md)
-            words = line[1:_NAME_CHARS].split(None, 1)
-            name = words[0] if len(words) > 1 else line[1:].split(None, 1)[0]
-            if name in _LABEL_TAGS:
-                shown[name] = line  # the last of a repeated name counts, as in reading
+def _glance(layout: Layout, index: int) -> tuple[dict[str, str], int | None]:
+    """The tags a list shows and the count of moves of game ``index`` of ``layout``, by
+    searches in C (see :class:`Listed`). Raises ``NotationError`` for a shown tag that cannot
+    be read."""
+    search = layout.search
+    shown = ordered_dict()  # the line of each shown tag: the last of a repeated name counts, as in reading
+    for start, end in layout.tag_lines(index):
+        if search.startswith(_LABEL_PREFIXES, start):
+            start, end = strip_bounds(search, start, end)
+            name = _shown_name(search, start, end)
+            if name is not None:
+                shown[name] = (start, end)
     tags = ordered_dict()
-    for line in shown.values():  # each a tag pair line to read_tags (stripped, starting with "[")
-        name, value = tag_pair(line)
-        tags[name] = value
-    return tags, _count_moves(body)
+    for name, (start, end) in shown.items():
+        tags[name] = tag_pair_head(layout.data, start, end, _LABEL_CHARS + 1)[1]
+    _, moves, end = layout.bounds(index)
+    return tags, _count_moves(search, moves, end, layout.ascii, layout.commented(index))
 
 
-_NAME_CHARS: Final = 80
-"""Characters from a tag pair line's start that hold a shown tag's name and the space after it."""
+_TAG_SPACES: Final = b" \t"
+_SPACE_BYTES: Final = frozenset(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")  # every space of a search (see Layout)
+_CONTROL_SPACES: Final = (b"\x1c", b"\x1d", b"\x1e", b"\x1f")  # spaces to every reader, not to bytes.split()
 
 
-def _count_moves(body: str) -> int | None:
-    """The moves of a movetext, from its move numbers or its words; ``None`` if unsure."""
-    first = _outside_comments(body, body.find("."), forward=True)
+def _shown_name(search: bytes | bytearray, start: int, end: int) -> str | None:
+    """The name of the tag pair line ``search[start:end]`` when it is one a list shows (a
+    space after it: a line that reads has one)."""
+    name = skip(search, start + 1, _TAG_SPACES)
+    for text, raw in _LABEL_NAMES:
+        after = name + len(raw)
+        if after < end and search[after] in _TAG_SPACES and search.startswith(raw, name):
+            return text
+    return None
+
+
+def _count_moves(search: bytes | bytearray, start: int, end: int, ascii_only: bool, commented: bool) -> int | None:
+    """The moves of the movetext ``search[start:end]``, from its move numbers or its words;
+    ``None`` if unsure. ``ascii_only``: the text holds no space beyond ASCII; ``commented``:
+    the movetext holds a brace (else no search for one)."""
+    dot = search.find(b".", start, end)
+    first = _outside_comments(search, start, dot, end, forward=True) if commented else dot
     if first is None:
         return None
     if first < 0:  # no move number: the moves are the words (comments aside)
-        text = _without_comments(body) if "{" in body else body
+        text = _without_comments(search, start, end) if commented else bytes(search[start:end])
         if text is None:
             return None
-        words = text.split(None, MAX_MOVES + 1)
-        if words and words[-1] in RESULTS:
+        for space in _CONTROL_SPACES:
+            if space in text:
+                text = text.replace(space, b" ")
+        words = (text if ascii_only else plain_spaces(text)).split(None, MAX_MOVES + 1)
+        if words and words[-1] in _RESULTS:
             words.pop()
         return len(words) if len(words) <= MAX_MOVES else None
-    last = _outside_comments(body, body.rfind("."), forward=False)
-    low, high = _number_at(body, first), _number_at(body, last) if last is not None else None
+    dot = search.rfind(b".", start, end)
+    last = _outside_comments(search, start, dot, end, forward=False) if commented else dot
+    low, high = _number_at(search, start, first), _number_at(search, start, last) if last is not None else None
     if low is None or high is None or not 0 < high - low + 1 <= MAX_MOVES:
         return None
     return high - low + 1
 
 
-def _without_comments(body: str) -> str | None:
-    """``body`` with its ``{comments}`` left out, or ``None`` past :data:`_COMMENT_STEPS` of
-    them or for one never closed."""
-    kept: list[str] = []
-    done = 0
+_RESULTS: Final = tuple(result.encode() for result in RESULTS)
+
+
+def _without_comments(search: bytes | bytearray, start: int, end: int) -> bytes | None:
+    """``search[start:end]`` with its ``{comments}`` left out, or ``None`` past
+    :data:`_COMMENT_STEPS` of them or for one never closed."""
+    kept: list[bytes | bytearray] = []
     for _ in range(_COMMENT_STEPS + 1):
-        start = body.find("{", done)
-        if start < 0:
-            return " ".join(kept + [body[done:]])
-        end = body.find("}", start)
-        if end < 0:
+        opening = search.find(b"{", start, end)
+        if opening < 0:
+            return b" ".join(kept + [search[start:end]]) if kept else bytes(search[start:end])
+        closing = search.find(b"}", opening, end)
+        if closing < 0:
             return None
-        kept.append(body[done:start])
-        done = end + 1
+        kept.append(search[start:opening])
+        start = closing + 1
     return None
 
 
-def _outside_comments(body: str, dot: int, forward: bool) -> int | None:
-    """``dot``, or the next dot (``forward``) or the one before outside ``{comments}``: -1 for
-    none, ``None`` past :data:`_COMMENT_STEPS` comments."""
+def _outside_comments(search: bytes | bytearray, start: int, dot: int, end: int, forward: bool) -> int | None:
+    """``dot``, or the next dot (``forward``) or the one before, of ``search[start:end]``
+    outside ``{comments}``: -1 for none, ``None`` past :data:`_COMMENT_STEPS` comments."""
     for _ in range(_COMMENT_STEPS):
-        if dot < 0 or body.rfind("{", 0, dot) <= body.rfind("}", 0, dot):
+        if dot < 0 or search.rfind(b"{", start, dot) <= search.rfind(b"}", start, dot):
             return dot
         if forward:
-            closing = body.find("}", dot)
-            dot = -1 if closing < 0 else body.find(".", closing)
+            closing = search.find(b"}", dot, end)
+            dot = -1 if closing < 0 else search.find(b".", closing, end)
         else:
-            dot = body.rfind(".", 0, body.rfind("{", 0, dot))
+            dot = search.rfind(b".", start, search.rfind(b"{", start, dot))
     return None
 
 
-def _number_at(body: str, dot: int) -> int | None:
+def _number_at(search: bytes | bytearray, start: int, dot: int) -> int | None:
     """The move number written before the dot at ``dot`` (``12.`` or ``12...``), or ``None``."""
     end = dot
-    while end > 0 and body[end - 1] == ".":
+    while end > start and search[end - 1] == _DOT:
         end -= 1
-    start = end
-    while start > 0 and end - start <= MAX_MOVE_NUMBER_DIGITS and "0" <= body[start - 1] <= "9":
-        start -= 1
-    if start == end or end - start > MAX_MOVE_NUMBER_DIGITS or (start and not body[start - 1].isspace()
-                                                                  and body[start - 1] != "}"):
+    first = end
+    while first > start and end - first <= MAX_MOVE_NUMBER_DIGITS and _ZERO <= search[first - 1] <= _NINE:
+        first -= 1
+    if first == end or end - first > MAX_MOVE_NUMBER_DIGITS or (first > start and search[first - 1] not in _SPACE_BYTES
+                                                                  and search[first - 1] != _CLOSING_BRACE
+                                                                  and not odd_space_before(search, start, first)):
         return None
-    return int(body[start:end])
+    return int(bytes(search[first:end]).decode())
+
+
+_DOT, _ZERO, _NINE, _CLOSING_BRACE = b".09}"
+_LEAD_CHARS: Final = 64
 
 
 def list_import(text: str) -> list[Listed]:
     """Every game in pasted or uploaded text (official notation or boardspace SGF), listed:
     tags and moves read, not yet replayed. Raises ``NotationError`` only; among several
     games the message starts with ``game N of M:``."""
-    if not isinstance(text, str) or not strip(text):
+    if not isinstance(text, str):
         raise NotationError("there is no record: paste one or choose a file")
-    chunks = split_records(text)
-    if not chunks:
+    # Whether it is SGF (or blank) from its first characters: MicroPython's strip() steps
+    # through every character of a text, milliseconds for a paste of a megabyte
+    lead = text[:_LEAD_CHARS]
+    if len(strip(lead)) < 3:  # blank, short, or a long run of spaces first: the whole text tells
+        lead = text
+        if not strip(lead):
+            raise NotationError("there is no record: paste one or choose a file")
+    if is_sgf(lead[1:] if lead.startswith("\ufeff") else lead):
+        return [Listed(1, 1, text=text[1:] if text.startswith("\ufeff") else text)]
+    layout = lay_out(text, tag_lines=_SHOWN_LINES)
+    if not len(layout):
         raise NotationError("the text holds no game record, only comments")
-    return [Listed(number, len(chunks), chunk) for number, chunk in enumerate(chunks, 1)]
+    return [Listed(number, len(layout), layout) for number in range(1, len(layout) + 1)]
 
 
 def read_import(text: str) -> list[Record]:
