@@ -344,7 +344,7 @@ def strip_bounds(data: bytes | bytearray, start: int, end: int, at_end: bool = T
     while first < last and data[first] in _STRIPPED and first - start < _STEPPED:  # ASCII, the usual case
         first += 1
     if first < last and data[first] in _SPACE_LEADS:
-        for _ in range(_STEPPED):
+        for _ in range(_STEPPED if data[first] in _ODD_LEADS else 0):  # spaces beyond ASCII: a step each
             size = _space_at(data, first, last)
             if not size:
                 break
@@ -354,7 +354,7 @@ def strip_bounds(data: bytes | bytearray, start: int, end: int, at_end: bool = T
     while at_end and last > first and data[last - 1] in _STRIPPED and end - last < _STEPPED:
         last -= 1
     if at_end and last > first and data[last - 1] in _SPACE_TAILS:
-        for _ in range(_STEPPED):
+        for _ in range(_STEPPED if data[last - 1] in _ODD_TAILS else 0):
             size = _space_before(data, first, last)
             if not size:
                 break
@@ -406,8 +406,11 @@ def _stripped_run(data: bytes | bytearray, first: int, last: int, leading: bool)
             begin, end = max(first, last - _CHUNK), last
             while begin > first and 0x80 <= data[begin] < 0xC0:
                 begin -= 1
-        chunk = plain_spaces(bytes(data[begin:end]))
+        chunk = bytes(data[begin:end])
         kept = chunk.lstrip(_STRIPPED_BYTES) if leading else chunk.rstrip(_STRIPPED_BYTES)
+        if kept and (kept[0] in _ODD_LEADS if leading else kept[-1] in _ODD_TAILS):  # maybe a space beyond ASCII
+            chunk = plain_spaces(chunk)
+            kept = chunk.lstrip(_STRIPPED_BYTES) if leading else chunk.rstrip(_STRIPPED_BYTES)
         if leading:
             first += len(chunk) - len(kept)
         else:
