@@ -18,7 +18,8 @@ the unloading of the page it replaces). The pages:
   its Pyodide worker at once: "computer ready" is ``<html data-yinsh-ai-ready>``; as soon as the
   page is interactive the person places a ring (a real click), and "placement" is the time from
   that click to the frame that draws the computer's placement (made by the page itself, while
-  the worker starts);
+  the worker starts); the notes count the visits whose worker started from its snapshot
+  (``static/js/yinsh-pyodide.mjs``; its ``hello()`` says so);
 - ``embeds``: ``examples/embed.html``, a tutorial with three embedded diagrams, interactive
   when the last of its frames is;
 - ``bare-mpy`` and ``bare-pyodide``: a PyScript page that prints one line, on each interpreter.
@@ -250,11 +251,13 @@ def visit(page, url: str, *, kind: str, ai: bool, wait_sw: bool, wait_snapshot: 
             page.wait_for_function("window.__bench.answered > 0", timeout=AI_TIMEOUT_MS)
             placement = page.evaluate("window.__bench.answered - window.__bench.click")
             page.wait_for_selector("html[data-yinsh-ai-ready]", state="attached", timeout=AI_TIMEOUT_MS)
+            started = page.evaluate("async () => JSON.parse(String(await window.yinshAI.hello())).start ?? null")
             page.evaluate("localStorage.clear()")  # the next visit starts a fresh game, as this one did
         page.wait_for_timeout(50)
         figures = page.evaluate(READ)
         if placement is not None:
             figures["placement"] = placement
+            figures["from_snapshot"] = int(started == "snapshot")
     if wait_snapshot:
         deadline = time.monotonic() + SNAPSHOT_TIMEOUT_MS / 1000
         while not page.evaluate(SNAPSHOT_KEPT) and time.monotonic() < deadline:
@@ -372,6 +375,8 @@ def table(result: dict) -> str:
                     f"{f['gzip_before_ready']['median'] / 1e3:.0f} KB | {f['gzip']['median'] / 1e6:.2f} MB | "
                     f"{f['requests']['median']:.0f} | {len(f.get('pyodide_files', []))} |")
     notes = [f"{label}: {value:.2f}" for label, value in result.get("ratios", {}).items()]
+    notes += [f"{key}: the computer started from its snapshot in {sum(f['from_snapshot']['values']):.0f} of "
+              f"{f['from_snapshot']['n']}" for key in keys if "from_snapshot" in (f := result[key])]
     return "\n".join(rows + [""] + notes)
 
 
