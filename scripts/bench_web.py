@@ -9,9 +9,10 @@ Pyodide) pointed at the same runtime files, and serves that folder alone with ``
 (its cache headers: ``immutable`` for versioned files, ``no-cache`` for the rest). Each page is
 opened in a fresh on-disk browser profile (a first visit, with a disk cache as a person's
 browser has; it lasts until the service worker has installed and, against the computer, until
-the computer's start-up snapshot is kept, as a person's first game would), then again in that profile after a blank page (a repeat visit: a person coming
-back, the files cached), then once more straight from itself (a reload, whose time also holds
-the unloading of the page it replaces). The pages:
+the computer's start-up snapshot is kept, as a person's first game would), then again in that
+profile after a blank page (a repeat visit: a person coming back, the files cached), then once
+more straight from itself (a reload, whose time also holds the unloading of the page it
+replaces). The pages:
 
 - ``game``: the game page for two people at one device (``index.html``);
 - ``game-ai``: the game page against the computer (``?white=human&black=ai-1``), which starts

@@ -314,7 +314,7 @@ SNAPSHOT_PREFIX = "yinsh-pyodide-snapshot:"
 SNAPSHOTS = """async () => {
   const kept = [];
   for (const name of await caches.keys()) {
-    if (!name.startsWith('%s')) continue;
+    if (!name.startsWith('SNAPSHOT_PREFIX')) continue;
     const cache = await caches.open(name);
     for (const request of await cache.keys()) {
       const bytes = (await (await cache.match(request)).arrayBuffer()).byteLength;
@@ -322,7 +322,7 @@ SNAPSHOTS = """async () => {
     }
   }
   return kept;
-}""" % SNAPSHOT_PREFIX
+}""".replace("SNAPSHOT_PREFIX", SNAPSHOT_PREFIX)
 # A kept snapshot with its Pyodide build id (bytes 16-47 of its header) changed: another build's.
 SPOIL_SNAPSHOT = """async ({cache, url}) => {
   const store = await caches.open(cache);
