@@ -22,8 +22,9 @@
    The snapshot is this browser's own (about 30 MB, never sent anywhere), kept in a cache
    named after this folder, which is versioned in the built site: a new Pyodide gets a new
    snapshot, and those of this site's older ones go when it is kept (and with the offline
-   copy, when the site retires it). Without Cache Storage (a page that is not
-   a secure context) or nested workers, Pyodide simply starts as usual every time.
+   copy, when the site retires it). Without Cache Storage (a page that is not a secure
+   context), with storage refused (a private window) or without nested workers, Pyodide simply
+   starts as usual every time, and makes no snapshot.
 */
 
 import { loadPyodide as loadRuntime, version } from "./pyodide.mjs";
@@ -38,13 +39,15 @@ const KEY = new URL("./snapshot", FOLDER).href;
 const SNAPSHOT_WORKER = "yinsh-pyodide-snapshot";
 const SNAPSHOT_DELAY_MS = 5000;
 
+// The kept snapshot, or null; undefined when this browser keeps none here (no Cache Storage,
+// or storage refused: a private window, a blocked origin), so that none is made either.
 async function keptSnapshot() {
-  if (typeof caches === "undefined") return null;
+  if (typeof caches === "undefined") return undefined;
   try {
     const hit = await (await caches.open(CACHE)).match(KEY);
     return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
   } catch (error) {
-    return null;  // storage refused (a private window's quota, a blocked origin): start as usual
+    return undefined;
   }
 }
 
@@ -68,7 +71,7 @@ export async function loadPyodide(options = {}) {
   }
   const pyodide = await loadRuntime({ ...options, indexURL: FOLDER.href });
   globalThis.yinshPyodideStart = "fresh";
-  if (typeof caches !== "undefined" && typeof Worker !== "undefined") {
+  if (snapshot !== undefined && typeof Worker !== "undefined") {
     setTimeout(() => {
       try {
         new Worker(import.meta.url, { type: "module", name: SNAPSHOT_WORKER });
