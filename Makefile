@@ -39,7 +39,7 @@ $(VENV)/.site: pyproject.toml
 	$(PY) -m pip install --quiet --group site
 	touch $@
 
-static/vendor/.installed: package.json package-lock.json scripts/vendor.py
+static/vendor/.installed: package.json package-lock.json scripts/vendor.py static/js/yinsh-pyodide.mjs
 	npm ci --no-audit --no-fund
 	$(PYTHON) scripts/vendor.py
 	touch $@

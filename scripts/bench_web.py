@@ -8,16 +8,19 @@ One run builds the site (``yinsh.site.build_site``) into a temporary folder, add
 Pyodide) pointed at the same runtime files, and serves that folder alone with ``yinsh.serve``
 (its cache headers: ``immutable`` for versioned files, ``no-cache`` for the rest). Each page is
 opened in a fresh on-disk browser profile (a first visit, with a disk cache as a person's
-browser has), then again in that profile after a blank page (a repeat visit: a person coming
-back, the files cached), then once more straight from itself (a reload, whose time also holds
-the unloading of the page it replaces). The pages:
+browser has; it lasts until the service worker has installed and, against the computer, until
+the computer's start-up snapshot is kept, as a person's first game would), then again in that
+profile after a blank page (a repeat visit: a person coming back, the files cached), then once
+more straight from itself (a reload, whose time also holds the unloading of the page it
+replaces). The pages:
 
 - ``game``: the game page for two people at one device (``index.html``);
 - ``game-ai``: the game page against the computer (``?white=human&black=ai-1``), which starts
   its Pyodide worker at once: "computer ready" is ``<html data-yinsh-ai-ready>``; as soon as the
   page is interactive the person places a ring (a real click), and "placement" is the time from
   that click to the frame that draws the computer's placement (made by the page itself, while
-  the worker starts);
+  the worker starts); the notes count the visits whose worker started from its snapshot
+  (``static/js/yinsh-pyodide.mjs``; its ``hello()`` says so);
 - ``embeds``: ``examples/embed.html``, a tutorial with three embedded diagrams, interactive
   when the last of its frames is;
 - ``bare-mpy`` and ``bare-pyodide``: a PyScript page that prints one line, on each interpreter.
@@ -116,6 +119,19 @@ READ = """
 }
 """
 
+# The computer's start-up snapshot (static/js/yinsh-pyodide.mjs), kept a few seconds after its
+# first start: a person's first visit lasts longer than that, so the bench's first visit waits.
+SNAPSHOT_KEPT = """
+async () => {
+  if (typeof caches === 'undefined') return true;
+  for (const name of await caches.keys()) {
+    if (name.startsWith('yinsh-pyodide-snapshot:') && (await (await caches.open(name)).keys()).length) return true;
+  }
+  return false;
+}
+"""
+SNAPSHOT_TIMEOUT_MS = 60_000
+
 SW_DONE = """
 async () => {
   if (!('serviceWorker' in navigator) || !document.querySelector('meta[name=yinsh-build]')) return 'none';
@@ -211,8 +227,10 @@ def profile(playwright, directory: str, *, service_workers: str = "allow"):
         directory, viewport={"width": 1000, "height": 800}, service_workers=service_workers, **launch_options())
 
 
-def visit(page, url: str, *, kind: str, ai: bool, wait_sw: bool) -> dict:
-    """Open ``url`` and read its figures (``kind``: ``game``, ``bare`` or ``frames``)."""
+def visit(page, url: str, *, kind: str, ai: bool, wait_sw: bool, wait_snapshot: bool = False) -> dict:
+    """Open ``url`` and read its figures (``kind``: ``game``, ``bare`` or ``frames``); then,
+    with ``wait_sw``, wait until the service worker is done, and with ``wait_snapshot`` until
+    the computer's start-up snapshot is kept (a first visit)."""
     page.goto(url)
     if kind == "frames":
         page.wait_for_function("document.querySelectorAll('iframe').length > 0", timeout=TIMEOUT_MS)
@@ -234,11 +252,17 @@ def visit(page, url: str, *, kind: str, ai: bool, wait_sw: bool) -> dict:
             page.wait_for_function("window.__bench.answered > 0", timeout=AI_TIMEOUT_MS)
             placement = page.evaluate("window.__bench.answered - window.__bench.click")
             page.wait_for_selector("html[data-yinsh-ai-ready]", state="attached", timeout=AI_TIMEOUT_MS)
+            started = page.evaluate("async () => JSON.parse(String(await window.yinshAI.hello())).start ?? null")
             page.evaluate("localStorage.clear()")  # the next visit starts a fresh game, as this one did
         page.wait_for_timeout(50)
         figures = page.evaluate(READ)
         if placement is not None:
             figures["placement"] = placement
+            figures["from_snapshot"] = int(started == "snapshot")
+    if wait_snapshot:
+        deadline = time.monotonic() + SNAPSHOT_TIMEOUT_MS / 1000
+        while not page.evaluate(SNAPSHOT_KEPT) and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
     if wait_sw:
         deadline = time.monotonic() + SW_TIMEOUT_MS / 1000
         while page.evaluate(SW_DONE) in ("pending", "unregistered") and time.monotonic() < deadline:
@@ -276,7 +300,8 @@ def run(runs: int, variants: bool, only: set[str] | None = None) -> tuple[dict, 
                                 start = traffic.mark()
                                 figures = visit(page, servers[headers][1] + path, kind=kind,
                                                 ai=name.startswith("game-ai"),
-                                                wait_sw=kind != "bare" and sw == "allow" and visit_name == "first")
+                                                wait_sw=kind != "bare" and sw == "allow" and visit_name == "first",
+                                                wait_snapshot=name.startswith("game-ai") and visit_name == "first")
                                 page.wait_for_timeout(300)  # requests still in flight
                                 figures.update(traffic.since(start, figures.get("ready_at")))
                                 bucket = samples.setdefault(f"{name}/{visit_name}", {})
@@ -351,6 +376,8 @@ def table(result: dict) -> str:
                     f"{f['gzip_before_ready']['median'] / 1e3:.0f} KB | {f['gzip']['median'] / 1e6:.2f} MB | "
                     f"{f['requests']['median']:.0f} | {len(f.get('pyodide_files', []))} |")
     notes = [f"{label}: {value:.2f}" for label, value in result.get("ratios", {}).items()]
+    notes += [f"{key}: the computer started from its snapshot in {sum(f['from_snapshot']['values']):.0f} of "
+              f"{f['from_snapshot']['n']}" for key in keys if "from_snapshot" in (f := result[key])]
     return "\n".join(rows + [""] + notes)
 
 

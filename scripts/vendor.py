@@ -7,7 +7,10 @@ and safe to regenerate: the old ``static/vendor/`` is removed first.
 Layout produced::
 
     static/vendor/pyodide/   pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
-                             python_stdlib.zip, pyodide-lock.json
+                             python_stdlib.zip, pyodide-lock.json, and the project's own
+                             yinsh-pyodide.mjs (from static/js/: the worker's interpreter,
+                             Pyodide started from a memory snapshot; it must sit beside
+                             Pyodide's loader, whose folder PyScript takes Pyodide's files from)
     static/vendor/micropython/  micropython.mjs, micropython.wasm (the build PyScript runs for
                              ``type="mpy"``) and a LICENSE
     static/vendor/pyscript/  core.js, core.css and every lazily imported chunk of
@@ -54,6 +57,7 @@ PYSCRIPT_SKIP_SUFFIXES = (".map",)
 NATS_PACKAGE = "nats.ws"
 NATS_FILES = ("esm/nats.js",)
 LICENSES = ("LICENSE", "LICENSE.md", "LICENSE.txt")
+PYODIDE_START = ROOT / "static" / "js" / "yinsh-pyodide.mjs"
 
 
 def _version(package_dir: Path) -> str:
@@ -91,6 +95,7 @@ def vendor(node_modules: Path = NODE_MODULES, dest: Path = DEST) -> dict[str, in
 
     for name in PYODIDE_FILES:
         copied[f"pyodide/{name}"] = _copy(pyodide / name, dest / "pyodide" / name)
+    copied[f"pyodide/{PYODIDE_START.name}"] = _copy(PYODIDE_START, dest / "pyodide" / PYODIDE_START.name)
 
     for name in MICROPYTHON_FILES:
         copied[f"micropython/{name}"] = _copy(micropython / name, dest / "micropython" / name)

@@ -85,7 +85,11 @@ class TestWorkerConfig:
     files = config_files(WORKER)
 
     def test_interpreter_is_the_self_hosted_pyodide(self):
-        assert self.config["interpreter"] == "./static/vendor/pyodide/pyodide.mjs"
+        # Pyodide's own loader behind the project's (a start from a memory snapshot), which
+        # setup copies beside it: PyScript takes Pyodide's files from the interpreter's folder.
+        assert self.config["interpreter"] == "./static/vendor/pyodide/yinsh-pyodide.mjs"
+        start = (ROOT / "static/js/yinsh-pyodide.mjs").read_text(encoding="utf-8")
+        assert 'from "./pyodide.mjs"' in start and "export async function loadPyodide" in start
         assert self.config["sync_main_only"] is True, "the worker never touches the page: no SharedArrayBuffer"
         assert "packages" not in self.config
 

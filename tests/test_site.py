@@ -150,7 +150,8 @@ class TestContents:
         out, _ = site
         (pyodide,) = (out / "static/vendor").glob("pyodide-*")
         assert sorted(p.name for p in pyodide.iterdir()) == [
-            "LICENSE", "pyodide-lock.json", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.mjs", "python_stdlib.zip"]
+            "LICENSE", "pyodide-lock.json", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.mjs", "python_stdlib.zip",
+            "yinsh-pyodide.mjs"]
         (pyscript,) = (out / "static/vendor").glob("pyscript-*")
         names = {p.name for p in pyscript.iterdir()}
         assert {"core.js", "LICENSE"} <= names and any(n.startswith("core-") for n in names)
@@ -170,7 +171,7 @@ class TestContents:
                 assert b"sourceMappingURL" not in path.read_bytes(), path
 
     @pytest.mark.parametrize("config, runtime", [("pyscript.toml", r"micropython-[0-9a-f]{10}/micropython\.mjs"),
-                                                 ("worker.json", r"pyodide-[0-9a-f]{10}/pyodide\.mjs")])
+                                                 ("worker.json", r"pyodide-[0-9a-f]{10}/yinsh-pyodide\.mjs")])
     def test_configs_keep_their_files_and_name_the_shipped_interpreter(self, site, config, runtime):
         """The page's MicroPython and the worker's Pyodide, each in its versioned runtime folder."""
         out, _ = site

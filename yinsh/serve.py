@@ -86,8 +86,13 @@ KILL_SWITCH_SW = """\
 // own, it deletes the copy and unregisters itself; open tabs reload from the host.
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil((async () => {
-  const prefix = "yinsh:" + new URL("./", self.location.href).pathname + ":";
-  for (const key of await caches.keys()) if (key.startsWith(prefix)) await caches.delete(key);
+  const folder = new URL("./", self.location.href).pathname;
+  // The release's copy, and the computer's start-up snapshots kept for this folder's Pyodide.
+  for (const key of await caches.keys()) {
+    if (key.startsWith("yinsh:" + folder + ":") || key.startsWith("yinsh-pyodide-snapshot:" + folder)) {
+      await caches.delete(key);
+    }
+  }
   await self.registration.unregister();
   for (const client of await self.clients.matchAll({type: "window"})) client.navigate(client.url);
 })()));

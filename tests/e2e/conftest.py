@@ -39,11 +39,17 @@ ROOT = Path(__file__).resolve().parents[2]
 E2E_DIR = Path(__file__).resolve().parent
 VENDOR = ROOT / "static" / "vendor"
 VENDOR_REQUIRED = (VENDOR / "pyodide" / "pyodide.mjs", VENDOR / "pyscript" / "core.js")
+#: The worker's interpreter: the project's own module, which setup copies beside Pyodide's loader.
+PYODIDE_START = ("static/js/yinsh-pyodide.mjs", "static/vendor/pyodide/yinsh-pyodide.mjs")
 ARTIFACTS = ROOT / "test-artifacts"
 
 
 def _missing_vendor() -> list[Path]:
-    return [path for path in VENDOR_REQUIRED if not path.is_file()]
+    missing = [path for path in VENDOR_REQUIRED if not path.is_file()]
+    source, copy = (ROOT / p for p in PYODIDE_START)
+    if not missing and (not copy.is_file() or copy.read_bytes() != source.read_bytes()):
+        missing.append(copy)  # vendored before the module was added or last changed
+    return missing
 
 
 # --------------------------------------------------------------------------- collection
@@ -53,7 +59,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Mark this directory's tests ``e2e``; skip them (outside CI) without static/vendor."""
     missing = _missing_vendor()
     skip = pytest.mark.skip(
-        reason=f"browser runtime not vendored ({missing[0].relative_to(ROOT)} missing): "
+        reason=f"browser runtime not vendored ({missing[0].relative_to(ROOT)} missing or out of date): "
         "run `make setup` (npm ci + scripts/vendor.py)"
     ) if missing and not in_ci() else None
     for item in items:
@@ -68,7 +74,7 @@ def _vendored_runtime() -> None:
     """In CI a missing static/vendor/ fails every e2e test instead of skipping it."""
     missing = _missing_vendor()
     if missing:
-        unavailable(f"{missing[0].relative_to(ROOT)} is missing: run `make setup`")
+        unavailable(f"{missing[0].relative_to(ROOT)} is missing or out of date: run `make setup`")
 
 
 @pytest.hookimpl(wrapper=True)

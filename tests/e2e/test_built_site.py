@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
+import posixpath
 import re
 import threading
 import time
@@ -305,6 +307,77 @@ def test_offline_the_computer_plays_once_it_has_played(site: Site, context: Any)
     # The placement came from the page itself; the worker starts offline too (its runtime
     # from the service worker's cache, the network failing).
     page.wait_for_selector("html[data-yinsh-ai-ready]", state="attached", timeout=AI_TIMEOUT_MS)
+    recorder.check()
+
+
+SNAPSHOT_PREFIX = "yinsh-pyodide-snapshot:"
+SNAPSHOTS = """async () => {
+  const kept = [];
+  for (const name of await caches.keys()) {
+    if (!name.startsWith('SNAPSHOT_PREFIX')) continue;
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const bytes = (await (await cache.match(request)).arrayBuffer()).byteLength;
+      kept.push({cache: name, url: request.url, bytes});
+    }
+  }
+  return kept;
+}""".replace("SNAPSHOT_PREFIX", SNAPSHOT_PREFIX)
+# A kept snapshot with its Pyodide build id (bytes 16-47 of its header) changed: another build's.
+SPOIL_SNAPSHOT = """async ({cache, url}) => {
+  const store = await caches.open(cache);
+  const bytes = new Uint8Array(await (await store.match(url)).arrayBuffer());
+  bytes[16] ^= 0xff;
+  await store.put(url, new Response(bytes));
+}"""
+
+
+def hello(page: Any) -> dict:
+    """The computer's worker's answer to the page's first call (``yinsh.web.worker.hello``)."""
+    return json.loads(page.evaluate("async () => String(await window.yinshAI.hello())"))
+
+
+def open_against_the_computer(recorder: Recorder, url: str) -> Any:
+    page = recorder.page()
+    page.goto(url)
+    wait_ready(page, recorder)
+    page.wait_for_selector("html[data-yinsh-ai-ready]", state="attached", timeout=AI_TIMEOUT_MS)
+    return page
+
+
+def wait_snapshot(page: Any, condition: Any, what: str) -> list[dict]:
+    deadline = time.monotonic() + SW_TIMEOUT_S
+    while not condition(kept := page.evaluate(SNAPSHOTS)):
+        if time.monotonic() > deadline:
+            pytest.fail(f"the computer's start-up snapshot was never {what}: {kept}", pytrace=False)
+        page.wait_for_timeout(200)
+    return kept
+
+
+def test_the_computer_starts_from_its_snapshot_after_its_first_start(site: Site, context: Any) -> None:
+    """The computer's first start keeps a snapshot of Pyodide's memory (a few seconds later,
+    from a worker of its own), and later starts begin from it and play; a snapshot Pyodide
+    refuses (here: another build's) is dropped, Pyodide starts as usual and keeps a new one."""
+    recorder = Recorder(context, site.url)
+    url = site.url + "?white=human&black=ai-1"
+    first = open_against_the_computer(recorder, url)
+    assert hello(first)["start"] == "fresh"
+    (kept,) = wait_snapshot(first, bool, "kept")
+    runtime = posixpath.dirname(site.summary.url_map["static/vendor/pyodide/pyodide.mjs"]).removeprefix(".")
+    assert kept["cache"] == f"{SNAPSHOT_PREFIX}{runtime}/" and kept["bytes"] > 10_000_000, kept
+
+    again = open_against_the_computer(recorder, url + "#n=2")
+    assert hello(again)["start"] == "snapshot"
+    record = " ".join(f"{n}.{p}" for n, p in enumerate(NOTATION_EXAMPLE, 1)) + " 11.h7-g7"
+    answer = json.loads(again.evaluate("async (r) => String(await window.yinshAI.think(r, 1, 7))", record))
+    assert answer["ok"] and answer["ply"] == 11, answer
+    assert answer["move"] in {str(m) for m in Game.from_record(record).legal_moves()}
+
+    again.evaluate(SPOIL_SNAPSHOT, kept)
+    third = open_against_the_computer(recorder, url + "#n=3")
+    assert hello(third)["start"] == "fresh"
+    assert third.evaluate(SNAPSHOTS) == [], "the spoilt snapshot was kept"  # a new one comes seconds later
+    wait_snapshot(third, lambda k: k == [kept], "made again")
     recorder.check()
 
 

@@ -41,7 +41,8 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
     has one): its button tells the waiting worker to take over, and every tab of the site
     reloads into the new release when it does. When the host has removed ``sw_url`` (a 404
     or 410 from the host itself, not a failed network), the offline copy is retired: the
-    registration and this site's caches go, and the next visit comes from the host. When the
+    registration and this site's caches go (the computer's start-up snapshots too), and the
+    next visit comes from the host. When the
     computer player's worker is up (``data-yinsh-ai-ready``) and the service worker is active,
     the page asks it to keep the worker's runtime too (``keep-later``): the service worker
     lets the network (the HTTP cache) answer for it while online, and a worker started before
@@ -71,6 +72,8 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
       if ("serviceWorker" in navigator && window.top === window) {{
         const worker = new URL("{sw_url}", location.href);
         const cachePrefix = "yinsh:" + new URL("./", worker).pathname + ":";
+        // The computer's start-up snapshots (static/js/yinsh-pyodide.mjs) kept for this site's Pyodide.
+        const snapshotPrefix = "yinsh-pyodide-snapshot:" + new URL("./", worker).pathname;
         const fromOfflineCopy = !!navigator.serviceWorker.controller;
         // A release taking over while this page runs an older one: reload into it.
         navigator.serviceWorker.addEventListener("controllerchange", () => {{
@@ -96,7 +99,9 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
             for (const registration of await navigator.serviceWorker.getRegistrations()) {{
               if (registration.scope === new URL("./", worker).href) await registration.unregister();
             }}
-            for (const key of await caches.keys()) if (key.startsWith(cachePrefix)) await caches.delete(key);
+            for (const key of await caches.keys()) {{
+              if (key.startsWith(cachePrefix) || key.startsWith(snapshotPrefix)) await caches.delete(key);
+            }}
           }} catch (error) {{ /* offline: the copy stays */ }}
         }};
         onceInteractive.push(() => navigator.serviceWorker.register("{sw_url}").then((registration) => {{

@@ -66,8 +66,18 @@ def _short(exc: BaseException) -> str:
 
 
 def hello() -> str:
-    """That the worker is up, and under which Python (the page's first call)."""
-    return _answer(ok=True, python=sys.version.split()[0], platform=sys.platform)
+    """That the worker is up, under which Python, and in the browser how Pyodide started
+    (``"start"``: ``"snapshot"`` or ``"fresh"``, set by ``static/js/yinsh-pyodide.mjs``; the
+    page's first call)."""
+    return _answer(ok=True, python=sys.version.split()[0], platform=sys.platform, start=_pyodide_start())
+
+
+def _pyodide_start() -> str | None:
+    if sys.platform != "emscripten":
+        return None
+    import js  # Pyodide's module of the worker's globals
+
+    return getattr(js, "yinshPyodideStart", None)
 
 
 def think(game: str, level: int = 3, seed: int = 0, seconds: float | None = None) -> str:
