@@ -290,20 +290,7 @@ def test_a_three_node_cluster_loses_a_node_mid_game(tmp_path):
     nodes = start_cluster(tmp_path)
     try:
         async def main():
-            urls = [node.url for node in nodes]
-            # Ana on node 0, Ben on node 1, a watcher on node 2: each fails over to the others
-            people = []
-            nc = await connect(urls[0])
-            await ensure_stream(nc, replicas=3)
-            await nc.close()
-            for i in range(3):
-                people.append(await connect([urls[i]] + urls[:i] + urls[i + 1:]))
-            name = new_room_name()
-            ana, ben, watcher = [await opened(RoomClient(c, name)) for c in people]
-            await seat(ana, ben)
-            await ana.caught_up()
-            await ana.start()
-            await ben.wait_for(lambda room: room.phase == "playing")
+            _, (ana, ben, watcher) = await _playing_across(nodes)
             rng = random.Random(13)
             await play_moves([ana, ben], 12, rng)
             await watcher.wait_for(lambda room: room.version == ana.room.version)
@@ -326,17 +313,7 @@ def test_a_cluster_node_stopped_in_lame_duck_mode_hands_its_stream_over(tmp_path
     nodes = start_cluster(tmp_path)
     try:
         async def main():
-            urls = [node.url for node in nodes]
-            nc = await connect(urls[0])
-            await ensure_stream(nc, replicas=3)
-            await nc.close()
-            people = [await connect([urls[i]] + urls[:i] + urls[i + 1:]) for i in range(3)]
-            name = new_room_name()
-            ana, ben, watcher = [await opened(RoomClient(c, name)) for c in people]
-            await seat(ana, ben)
-            await ana.caught_up()
-            await ana.start()
-            await ben.wait_for(lambda room: room.phase == "playing")
+            people, (ana, ben, watcher) = await _playing_across(nodes)
             rng = random.Random(17)
             await play_moves([ana, ben], 10, rng)
             leader = (await people[0].jetstream().stream_info(STREAM)).cluster.leader
@@ -354,6 +331,24 @@ def test_a_cluster_node_stopped_in_lame_duck_mode_hands_its_stream_over(tmp_path
     finally:
         for node in nodes:
             node.kill()
+
+
+async def _playing_across(nodes):
+    """Ana and Ben seated and playing, and a watcher, in a new room of a three-node cluster (the
+    stream replicated on all three): Ana on node 0, Ben on node 1, the watcher on node 2, each
+    failing over to the others; and their connections."""
+    urls = [node.url for node in nodes]
+    nc = await connect(urls[0])
+    await ensure_stream(nc, replicas=3)
+    await nc.close()
+    connections = [await connect([urls[i]] + urls[:i] + urls[i + 1:]) for i in range(3)]
+    name = new_room_name()
+    ana, ben, watcher = [await opened(RoomClient(c, name)) for c in connections]
+    await seat(ana, ben)
+    await ana.caught_up()
+    await ana.start()
+    await ben.wait_for(lambda room: room.phase == "playing")
+    return connections, (ana, ben, watcher)
 
 
 async def opened(client, timeout=30):
