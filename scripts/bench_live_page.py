@@ -73,6 +73,17 @@ def _clicks(page, move) -> None:  # type: ignore[no-untyped-def]
         page.click(f'#board [data-point="{point_name(move.target)}"]')
 
 
+def _seated_after_reloads(page, reloads: int, record: str) -> list[float]:  # type: ignore[no-untyped-def]
+    """Ms after interactive until Black's page, reloaded ``reloads`` times, is back in its seat
+    with the whole game (``record``); its click hook set again after."""
+    seated = []
+    for _ in range(reloads):
+        page.reload()
+        seated.append(float(page.evaluate(SEATED, ["black", record])))
+    page.evaluate(CLICKS)
+    return seated
+
+
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -171,11 +182,7 @@ def page_figures(plies: int = 30, reloads: int = 5, tmp: Path | None = None, flo
             print(f"page: a move, click to drawn on the other page ({len(latencies)} moves): "
                   f"p50 {statistics.median(latencies):.0f} ms, p95 {pct(latencies, 95):.0f} ms, "
                   f"max {max(latencies):.0f} ms (target p95 <= 150 ms)")
-            seated = []
-            for _ in range(reloads):
-                ben.reload()
-                seated.append(float(ben.evaluate(SEATED, ["black", shown.record()])))
-                ben.evaluate(CLICKS)
+            seated = _seated_after_reloads(ben, reloads, shown.record())
             print(f"page: back in the seat after a reload, the game whole ({reloads} reloads, ply {shown.ply}): "
                   f"median {statistics.median(seated):.0f} ms, max {max(seated):.0f} ms after interactive "
                   "(target <= 1.5 s)")
@@ -184,11 +191,7 @@ def page_figures(plies: int = 30, reloads: int = 5, tmp: Path | None = None, flo
                 worker = threading.Thread(target=_flood, args=(relay, room, flood))
                 worker.start()
                 worker.join()
-                flooded = []
-                for _ in range(reloads):
-                    ben.reload()
-                    flooded.append(float(ben.evaluate(SEATED, ["black", shown.record()])))
-                ben.evaluate(CLICKS)
+                flooded = _seated_after_reloads(ben, reloads, shown.record())
                 print(f"page: the same after {flood} junk messages stored in the room ({reloads} reloads): "
                       f"median {statistics.median(flooded):.0f} ms, max {max(flooded):.0f} ms after interactive")
             ana_context.close()
