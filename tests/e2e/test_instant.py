@@ -142,26 +142,30 @@ def test_choosing_a_computer_in_the_new_game_dialog_starts_its_worker(chromium_b
 
 def test_a_link_naming_a_computer_starts_its_worker_before_the_pages_python(chromium_browser: Any,
                                                                             site_url: str) -> None:
-    """``?black=ai-2`` asks for the worker's configuration while the page's own Python is held
-    back (its MicroPython not served yet), and the page then takes that worker: one worker, one
-    configuration asked for, the computer ready."""
+    """``?black=ai-2`` starts the worker, and fetches its modules, while the page's own Python
+    is held back (its MicroPython not served yet) and Pyodide too; the page then takes that
+    worker: one worker, one configuration asked for, the computer ready."""
     with GamePage(chromium_browser, site_url) as visit:
         requests = Requests(visit)
         page = visit.page
         held: list[Any] = []
         page.route("**/micropython/micropython.wasm", lambda route: held.append(route))
+        page.route("**/pyodide.asm.wasm", lambda route: held.append(route))
         page.goto(f"{site_url}/index.html?white=human&black=ai-2")
+        # the worker's modules are fetched while Pyodide loads, not after (into the HTTP cache)
         page.wait_for_function("() => performance.getEntriesByType('resource')"
-                               ".some(e => e.name.includes('/worker.json'))")
+                               ".some(e => e.name.includes('/yinsh/ai/negamax.py'))")
         assert held and not page.evaluate("document.documentElement.hasAttribute('data-yinsh-ready')")
+        page.unroute("**/micropython/micropython.wasm")
+        page.unroute("**/pyodide.asm.wasm")
         while held:
             held.pop().continue_()
-        page.unroute("**/micropython/micropython.wasm")
         visit.wait_ready()
         visit.loaded = True
         page.wait_for_function("() => document.documentElement.hasAttribute('data-yinsh-ai-ready')",
                                timeout=120_000)
-        assert page.evaluate("window.yinshEarlyWorker.state") == "taken"
+        assert page.evaluate("async () => window.yinshEarlyWorker.state === 'taken' && "
+                             "(await window.yinshEarlyWorker.started) !== null")
         for asked in (WORKER_CONFIG.removeprefix("."), "/pyodide.asm.wasm"):  # one worker: the early one
             assert len([u for u in requests.urls if asked in u]) == 1, (asked, computer_requests(requests.urls))
         assert visit.take_problems() == []
