@@ -149,15 +149,19 @@ def test_a_link_naming_a_computer_starts_its_worker_before_the_pages_python(chro
         requests = Requests(visit)
         page = visit.page
         held: list[Any] = []
-        page.route("**/micropython/micropython.wasm", lambda route: held.append(route))
-        page.route("**/pyodide.asm.wasm", lambda route: held.append(route))
+        holding = [True]
+
+        def hold(route: Any) -> None:
+            held.append(route) if holding[0] else route.continue_()
+
+        page.route("**/micropython/micropython.wasm", hold)
+        page.route("**/pyodide.asm.wasm", hold)
         page.goto(f"{site_url}/index.html?white=human&black=ai-2")
         # the worker's modules are fetched while Pyodide loads, not after (into the HTTP cache)
         page.wait_for_function("() => performance.getEntriesByType('resource')"
                                ".some(e => e.name.includes('/yinsh/ai/negamax.py'))")
         assert held and not page.evaluate("document.documentElement.hasAttribute('data-yinsh-ready')")
-        page.unroute("**/micropython/micropython.wasm")
-        page.unroute("**/pyodide.asm.wasm")
+        holding[0] = False
         while held:
             held.pop().continue_()
         visit.wait_ready()
