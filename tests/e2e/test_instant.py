@@ -142,24 +142,25 @@ def test_choosing_a_computer_in_the_new_game_dialog_starts_its_worker(chromium_b
 
 def test_a_link_naming_a_computer_starts_its_worker_before_the_pages_python(chromium_browser: Any,
                                                                             site_url: str) -> None:
-    """``?black=ai-2`` starts the worker, and fetches its modules, while the page's own Python
-    is held back (its MicroPython not served yet) and Pyodide too; the page then takes that
-    worker: one worker, one configuration asked for, the computer ready."""
+    """``?black=ai-2`` asks for the worker's configuration while the page's own Python is held
+    back (its MicroPython not served yet), and the page then takes that worker: one worker, one
+    configuration asked for, the computer ready."""
     with GamePage(chromium_browser, site_url) as visit:
         requests = Requests(visit)
         page = visit.page
         held: list[Any] = []
         holding = [True]
 
-        def hold(route: Any) -> None:
-            held.append(route) if holding[0] else route.continue_()
+        def hold(route: Any) -> None:  # MicroPython held back until the worker is under way
+            if holding[0]:
+                held.append(route)
+            else:
+                route.continue_()
 
         page.route("**/micropython/micropython.wasm", hold)
-        page.route("**/pyodide.asm.wasm", hold)
         page.goto(f"{site_url}/index.html?white=human&black=ai-2")
-        # the worker's modules are fetched while Pyodide loads, not after (into the HTTP cache)
         page.wait_for_function("() => performance.getEntriesByType('resource')"
-                               ".some(e => e.name.includes('/yinsh/ai/negamax.py'))")
+                               ".some(e => e.name.includes('/worker.json'))")
         assert held and not page.evaluate("document.documentElement.hasAttribute('data-yinsh-ready')")
         holding[0] = False
         while held:
