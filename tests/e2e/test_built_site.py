@@ -342,6 +342,9 @@ def open_against_the_computer(recorder: Recorder, url: str) -> Any:
     page.goto(url)
     wait_ready(page, recorder)
     page.wait_for_selector("html[data-yinsh-ai-ready]", state="attached", timeout=AI_TIMEOUT_MS)
+    # the link names a computer: its worker was started by the page's <head>, and the page took it
+    assert page.evaluate("async () => window.yinshEarlyWorker.state === 'taken' && "
+                         "(await window.yinshEarlyWorker.started) !== null")
     return page
 
 

@@ -8,6 +8,9 @@
   the page makes the computer's ring placements itself (issue 21); it says the computer is
   getting ready only when the computer's first ring move needs the worker, and that move
   comes once the worker is up;
+- a link naming a computer starts its worker from the page's ``<head>``, before the page's own
+  Python is up, and the page takes that worker; when no computer plays after all, the page
+  closes it; a link naming two people starts nothing;
 - a tutorial page of three embedded diagrams asks for nothing of Pyodide either.
 
 Every page here fails its test on a console error, a page error or a request off the origin.
@@ -135,6 +138,74 @@ def test_choosing_a_computer_in_the_new_game_dialog_starts_its_worker(chromium_b
         assert page.page.locator("#new-game-dialog").is_visible() and computer_requests(requests.urls)
         page.page.click("#new-game-dialog button[data-action=cancel-dialog]")
         assert page.take_problems() == []
+
+
+def test_a_link_naming_a_computer_starts_its_worker_before_the_pages_python(chromium_browser: Any,
+                                                                            site_url: str) -> None:
+    """``?black=ai-2`` asks for the worker's configuration while the page's own Python is held
+    back (its MicroPython not served yet), and the page then takes that worker: one worker, one
+    configuration asked for, the computer ready."""
+    with GamePage(chromium_browser, site_url) as visit:
+        requests = Requests(visit)
+        page = visit.page
+        held: list[Any] = []
+        holding = [True]
+
+        def hold(route: Any) -> None:  # MicroPython held back until the worker is under way
+            if holding[0]:
+                held.append(route)
+            else:
+                route.continue_()
+
+        page.route("**/micropython/micropython.wasm", hold)
+        page.goto(f"{site_url}/index.html?white=human&black=ai-2")
+        page.wait_for_function("() => performance.getEntriesByType('resource')"
+                               ".some(e => e.name.includes('/worker.json'))")
+        assert held and not page.evaluate("document.documentElement.hasAttribute('data-yinsh-ready')")
+        holding[0] = False
+        while held:
+            held.pop().continue_()
+        visit.wait_ready()
+        visit.loaded = True
+        page.wait_for_function("() => document.documentElement.hasAttribute('data-yinsh-ai-ready')",
+                               timeout=120_000)
+        assert page.evaluate("async () => window.yinshEarlyWorker.state === 'taken' && "
+                             "(await window.yinshEarlyWorker.started) !== null")
+        for asked in (WORKER_CONFIG.removeprefix("."), "/pyodide.asm.wasm"):  # one worker: the early one
+            assert len([u for u in requests.urls if asked in u]) == 1, (asked, computer_requests(requests.urls))
+        assert visit.take_problems() == []
+
+
+def test_a_link_whose_computer_does_not_play_closes_the_early_worker(chromium_browser: Any,
+                                                                     site_url: str) -> None:
+    """The page's ``<head>`` only guesses from the link; the page's Python decides: no level 9,
+    so Black is played by hand, and the worker started for it is closed once it is up."""
+    with GamePage(chromium_browser, site_url) as visit:
+        page = visit.page
+        page.goto(f"{site_url}/index.html?white=human&black=ai-9")
+        visit.wait_ready()
+        visit.loaded = True
+        assert "Black is played by hand" in visit.text("#notices")
+        assert page.evaluate("window.yinshEarlyWorker.state") == "closed"
+        assert page.evaluate("async () => await window.yinshEarlyWorker.started") is None  # closed once up
+        assert page.get_attribute("html", "data-ai") == ""
+        assert not page.evaluate("document.documentElement.hasAttribute('data-yinsh-ai-ready')")
+        visit.click_point("e5")  # a game between people goes on
+        visit.wait_record("1.e5")
+        assert visit.board("to-move") == "black" and visit.text("#prompt") == "Black: place a ring on an empty point"
+        assert visit.take_problems() == []
+
+
+def test_a_link_naming_two_people_never_starts_the_worker(chromium_browser: Any, site_url: str) -> None:
+    with GamePage(chromium_browser, site_url) as visit:
+        requests = Requests(visit)
+        visit.page.goto(f"{site_url}/index.html?white=human&black=human")
+        visit.wait_ready()
+        visit.loaded = True
+        visit.page.wait_for_timeout(500)  # anything the page's head started would be under way by now
+        assert not visit.page.evaluate("'yinshEarlyWorker' in window")
+        assert not computer_requests(requests.urls), computer_requests(requests.urls)
+        assert visit.take_problems() == []
 
 
 def test_a_page_of_three_diagrams_never_asks_for_pyodide(chromium_browser: Any, site_url: str) -> None:

@@ -9,7 +9,9 @@ placement is not the worker's: the session answers it itself
 (:meth:`~yinsh.page.computer.ComputerPlayer.answer_here`), in the task that follows the
 person's move, so it is drawn within a frame of it even while the worker starts. The
 worker starts at once when a computer plays, else with the first question (or when the
-Hint button is about to be pressed).
+Hint button is about to be pressed). When the link names a computer, the page's ``<head>`` has
+started it already, before this Python was up (``window.yinshEarlyWorker``): the client takes
+that one, and closes it once the page has opened if no computer plays after all.
 
 The worker's configuration is ``worker.json`` (the self-hosted Pyodide and the modules the
 worker imports, with ``sync_main_only``: it never touches the page, so it needs no
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from ..page.computer import Request
 from ..page.session import Session
-from .dom import document, warn, window
+from .dom import document, element, warn, window
 
 if TYPE_CHECKING:
     from typing import Any
@@ -99,10 +101,23 @@ class ComputerClient:
         self.ready.set()
         self.refresh()
 
+    def close_early_worker(self) -> None:
+        """Close the worker the page's ``<head>`` started on the link's word if the page opened
+        without a computer (called once it has); taken already, or none, nothing to do."""
+        early = element(getattr(window, "yinshEarlyWorker", None))
+        if early is not None and self.session.computer.state == "off":
+            early.close()
+
     async def _start_worker(self):
-        """The worker's exports once it has started."""
+        """The worker's exports once it has started: the one the page's ``<head>`` started
+        early, else (none, or it failed) a new one."""
         from pyscript import PyWorker
 
+        early = element(getattr(window, "yinshEarlyWorker", None))
+        if early is not None:
+            worker = element(await early.take())
+            if worker is not None:
+                return worker.sync
         response = await window.fetch(WORKER_CONFIG)
         if not response.ok:
             raise WorkerFailure(f"{WORKER_CONFIG} could not be loaded ({response.status})")

@@ -451,7 +451,8 @@ def _b64url(raw: str) -> str:
 
 def start() -> App:
     """Build the page from the URL (or the saved game), draw it, listen, and flag
-    ``data-yinsh-ready``; a computer player's worker starts at once."""
+    ``data-yinsh-ready``; a computer player's worker starts at once (or is the one the page's
+    ``<head>`` started), and that one is closed if no computer plays after all."""
     live = live_link(str(window.location.search), str(window.location.hash))
     app = App()
     app.attach()
@@ -466,6 +467,7 @@ def start() -> App:
             app.save()
         app.refresh()
         app.dialogs.greet()
+    app.client.close_early_worker()
     document.documentElement.setAttribute("data-yinsh-ready", "")
     window.performance.mark("yinsh:ready")
     return app
