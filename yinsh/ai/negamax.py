@@ -21,9 +21,10 @@ null window fails high.
 
 Most of the time goes into the static evaluation at the frontier, so each value
 is cached per position (iterative deepening and transpositions meet the same
-leaves again). Late move reductions, null-move pruning and a lazy evaluation (the
-ring-move terms skipped where they could not matter) were tried and did not pay:
-none gained strength at equal time (see :mod:`yinsh.ai.evaluation`).
+leaves again). Late move reductions and null-move pruning were tried and did not
+pay: neither gained strength at equal time. A lazy evaluation (the ring-move terms
+skipped where they could not matter) paid until the evaluation's weights were
+fitted (see :mod:`yinsh.ai.evaluation`).
 """
 
 from __future__ import annotations
