@@ -21,10 +21,10 @@ null window fails high.
 
 Most of the time goes into the static evaluation at the frontier, so each value
 is cached per position (iterative deepening and transpositions meet the same
-leaves again), and the frontier passes its window down so that the evaluation can
-skip its expensive ring-move terms when they cannot matter (lazy evaluation, see
-:func:`yinsh.ai.evaluation.evaluate_window`). Late move reductions and null-move
-pruning were tried and did not pay: neither gained strength at equal time.
+leaves again). Late move reductions and null-move pruning were tried and did not
+pay: neither gained strength at equal time. A lazy evaluation (the ring-move terms
+skipped where they could not matter) paid until the evaluation's weights were
+fitted (see :mod:`yinsh.ai.evaluation`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from typing import Final
 from ..board import BIT, SIZE, WINDOW_MASKS, points_of
 from ..move import Move
 from ..state import MARKERS, State, apply_move, flips, has_row, legal_moves, rows, slides, termination
-from .evaluation import DEFAULT_WEIGHTS, RING, WIN, Weights, evaluate_node, evaluate_window, node_of
+from .evaluation import DEFAULT_WEIGHTS, RING, WIN, Weights, evaluate_node, node_of
 from .features import completion_points
 
 __all__ = ["Searcher", "Timeout", "search", "evaluate", "PASS", "INFINITY"]
@@ -152,11 +152,8 @@ class Searcher:
             return 0
         return WIN - ply if mine > theirs else ply - WIN
 
-    def static(self, node: tuple, ply: int = 0, alpha: int = -INFINITY, beta: int = INFINITY) -> int:
-        """The static value of ``node`` for its player to move (finished games included).
-
-        May return a bound beyond the window (alpha, beta) instead (lazy evaluation).
-        """
+    def static(self, node: tuple, ply: int = 0) -> int:
+        """The static value of ``node`` for its player to move (finished games included)."""
         done = self.terminal(node, ply)
         if done is not None:
             return done
@@ -168,12 +165,10 @@ class Searcher:
             node = (wm, bm, wr, br, turn, ws, bs, passes)
         value = self.evals.get(node)
         if value is None:
-            noise = self.noise
-            value, exact = evaluate_window(node, self.rings_to_win, self.weights, alpha - noise, beta + noise)
-            if noise:
-                value += (hash((node, self.seed)) % (2 * noise + 1)) - noise
-            if exact:
-                self.evals[node] = value
+            value = evaluate_node(node, self.rings_to_win, self.weights)
+            if self.noise:
+                value += (hash((node, self.seed)) % (2 * self.noise + 1)) - self.noise
+            self.evals[node] = value
         return value
 
     # Search --------------------------------------------------------------------------
@@ -187,7 +182,7 @@ class Searcher:
         if done is not None:
             return done
         if depth <= 0:
-            return self.static(node, ply, alpha, beta)
+            return self.static(node, ply)
         entry = self.tt.get(node)
         tt_move = None
         if entry is not None:
@@ -222,9 +217,9 @@ class Searcher:
             child, won = self.play(node, move)
             if won:
                 value = WIN - ply - 1
-            elif depth == 1:  # the frontier: no null windows, the evaluation takes the window itself
+            elif depth == 1:  # the frontier: its children's static values, no null windows
                 self.nodes += 1
-                value = -self.static(child, ply + 1, -beta, -a)
+                value = -self.static(child, ply + 1)
             elif i == 0:
                 value = -self.negamax(child, depth - 1, -beta, -a, ply + 1)
             else:
