@@ -265,11 +265,12 @@ def test_a_hint_while_rings_are_placed_comes_at_once_with_its_reason(ai_page):
 
 def test_a_stale_answer_is_discarded(ai_page):
     """Undo, then a new game by a pasted link, while the computer thinks: neither answer is
-    played (level 4 thinks for about two seconds)."""
+    played (level 5 thinks for about four seconds: level 4's two were once over before a loaded
+    machine had looked twice)."""
     start = f"{NOTATION_EXAMPLE} 11.h7-g7"
     page = ai_page.page
     discarded = int(page.get_attribute("html", "data-ai-discarded") or 0) if ai_page.loaded else 0
-    page = ai_page.show(f"white=human&black=ai-4&record={quote(start)}", expect=start)
+    page = ai_page.show(f"white=human&black=ai-5&record={quote(start)}", expect=start)
     page.wait_for_function("document.documentElement.dataset.ai === 'thinking'", timeout=AI_TIMEOUT_MS)
     assert "thinking" in page.inner_text("#prompt")
     # the page stays responsive while the worker searches: frames keep coming on the main thread
