@@ -12,16 +12,17 @@ over whole turns under a time budget, with the evaluation of
 noise in the evaluation. ``search`` is the iterative-deepening generator
 (sunfish style) and ``evaluate`` the static value, both for the player to move.
 
-=====  ==================  =========  =====  ========================================
-level  budget (browser s)  max depth  noise  measured (matches of 20–40 games)
-=====  ==================  =========  =====  ========================================
+=====  ==================  =========  =====  ===========================================
+level  budget (browser s)  max depth  noise  measured (at budgets in CPU seconds)
+=====  ==================  =========  =====  ===========================================
 1      0.04                1          ±600   beats ``random`` 20–0
-2      0.12                2          ±150   100 % against level 1
-3      0.42                3                 90–95 % against level 2
-4      1.7                 4                 83 % against level 3; 100 % against
-                                             baseline-2, 78 % against baseline-3
-5      4.3                 (time)            80 % against level 4
-=====  ==================  =========  =====  ========================================
+2      0.12                2          ±150   85 % against level 1 (20 games)
+3      0.42                3                 95 % against level 2 (20 games)
+4      1.7                 4                 95 % against level 3 (20 games)
+5      4.3                 (time)            100 % against level 4 (20 games); 75 % against
+                                             the MCTS engine yngine at 100,000
+                                             simulations a move (20 games)
+=====  ==================  =========  =====  ===========================================
 
 The placement phase uses a cheap positional rule (:mod:`yinsh.ai.placement`).
 """
