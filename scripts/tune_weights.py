@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from yinsh.ai.evaluation import DEFAULT_WEIGHTS, RING, WIN, Weights, evaluate_node  # noqa: E402
+from yinsh.ai.evaluation import DEFAULT_WEIGHTS, RING, WIN, Weights, evaluate_node, node_of  # noqa: E402
 from yinsh.ai.match import opening  # noqa: E402
 from yinsh.ai.negamax import Searcher, search  # noqa: E402
 from yinsh.state import apply_move, has_row, legal_moves, termination  # noqa: E402
@@ -46,8 +46,7 @@ def self_play(game: int, depth: int, seed: int) -> list[tuple[tuple, float]]:
     ply = 0
     while termination(s) is None and ply < 300:
         if not has_row(s.black_markers if s.turn else s.white_markers):
-            positions.append((s.white_markers, s.black_markers, s.white_rings, s.black_rings, s.turn,
-                              s.white_score, s.black_score, s.passes))
+            positions.append(node_of(s))
         moves = legal_moves(s)
         move = moves[0]
         if len(moves) > 1:
