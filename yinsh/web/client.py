@@ -52,6 +52,12 @@ def _absolute(path: str) -> str:
     return str(window.URL.new(path, document.baseURI).href)
 
 
+def _early_worker():
+    """What the page's ``<head>`` left when the link named a computer (``take()``, ``close()``),
+    or ``None``."""
+    return element(getattr(window, "yinshEarlyWorker", None))
+
+
 class ComputerClient:
     """Asks the worker what ``session`` wants to know; ``refresh()`` draws the page again
     after every change it makes to the session."""
@@ -104,7 +110,7 @@ class ComputerClient:
     def close_early_worker(self) -> None:
         """Close the worker the page's ``<head>`` started on the link's word if the page opened
         without a computer (called once it has); taken already, or none, nothing to do."""
-        early = element(getattr(window, "yinshEarlyWorker", None))
+        early = _early_worker()
         if early is not None and self.session.computer.state == "off":
             early.close()
 
@@ -113,7 +119,7 @@ class ComputerClient:
         early, else (none, or it failed) a new one."""
         from pyscript import PyWorker
 
-        early = element(getattr(window, "yinshEarlyWorker", None))
+        early = _early_worker()
         if early is not None:
             worker = element(await early.take())
             if worker is not None:
