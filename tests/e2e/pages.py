@@ -60,6 +60,9 @@ def guard_problem(whose: str = "the page's guard") -> str:
 
 #: JavaScript: whether the page asks if a link's game may replace the game in progress.
 ASKING_JS = "() => !!document.getElementById('replace-dialog')?.open"
+EARLY_WORKER_TAKEN_JS = ("async () => window.yinshEarlyWorker.state === 'taken' && "
+                         "(await window.yinshEarlyWorker.started) !== null")
+"""Whether the page took the computer's worker that its ``<head>`` started from the link."""
 
 
 def follow_link(page: Any, fragment: str, expect: str, timeout: float = 10_000) -> None:

@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from browser import RETURNING_VISITOR
-from pages import is_offsite, origin
+from pages import EARLY_WORKER_TAKEN_JS, is_offsite, origin
 from test_embed import tutorial_on
 
 from yinsh.game import Game
@@ -343,8 +343,7 @@ def open_against_the_computer(recorder: Recorder, url: str) -> Any:
     wait_ready(page, recorder)
     page.wait_for_selector("html[data-yinsh-ai-ready]", state="attached", timeout=AI_TIMEOUT_MS)
     # the link names a computer: its worker was started by the page's <head>, and the page took it
-    assert page.evaluate("async () => window.yinshEarlyWorker.state === 'taken' && "
-                         "(await window.yinshEarlyWorker.started) !== null")
+    assert page.evaluate(EARLY_WORKER_TAKEN_JS)
     return page
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import SCENARIOS
-from pages import GamePage, RecordedPage, wait_for_person
+from pages import EARLY_WORKER_TAKEN_JS, GamePage, RecordedPage, wait_for_person
 from test_embed import EXAMPLE, wait_ready
 
 from yinsh.game import Game
@@ -169,8 +169,7 @@ def test_a_link_naming_a_computer_starts_its_worker_before_the_pages_python(chro
         visit.loaded = True
         page.wait_for_function("() => document.documentElement.hasAttribute('data-yinsh-ai-ready')",
                                timeout=120_000)
-        assert page.evaluate("async () => window.yinshEarlyWorker.state === 'taken' && "
-                             "(await window.yinshEarlyWorker.started) !== null")
+        assert page.evaluate(EARLY_WORKER_TAKEN_JS)
         for asked in (WORKER_CONFIG.removeprefix("."), "/pyodide.asm.wasm"):  # one worker: the early one
             assert len([u for u in requests.urls if asked in u]) == 1, (asked, computer_requests(requests.urls))
         assert visit.take_problems() == []
