@@ -126,9 +126,10 @@ def test_the_fast_forms_of_the_slide_agree_with_the_slide(seed):
             for targets in by_direction:
                 reached |= targets
             assert reach(mine, markers, empty) == (len(moves), reached, flippable)
-        # Both colours side by side in one integer: each lane as alone.
-        assert reach_both(s.white_rings, s.black_rings, markers, empty) == (
-            reach(s.white_rings, markers, empty) + reach(s.black_rings, markers, empty))
+        # Both colours at once (four lanes of one integer, two of them turned): each as alone.
+        white = reach(s.white_rings, markers, empty)
+        black = reach(s.black_rings, markers, empty)
+        assert reach_both(s.white_rings, s.black_rings, markers, empty) == (white[0], white[2], black[0], black[2])
         assert count_legal_moves(s) == len(legal_moves(s))
         replay.push(move)
 
