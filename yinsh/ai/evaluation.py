@@ -33,7 +33,7 @@ from typing import Final, NamedTuple
 
 from ..board import ALL_POINTS
 from ..state import State
-from .features import completion_points, reach
+from .features import completion_points, reach_both
 
 __all__ = ["Weights", "DEFAULT_WEIGHTS", "RING", "WIN", "evaluate_node", "node_of"]
 
@@ -75,8 +75,7 @@ def evaluate_node(node: tuple, rings_to_win: int, w: Weights = DEFAULT_WEIGHTS) 
     empty = ALL_POINTS & ~(markers | wr | br)
     x_p = completion_points(pm)
     x_o = completion_points(om)
-    moves_p, _, flip_p = reach(pr, markers, empty)
-    moves_o, _, flip_o = reach(orr, markers, empty)
+    moves_p, flip_p, moves_o, flip_o = reach_both(pr, orr, markers, empty)
     value = (RING * (ps - os)
              + w.marker * (pm.bit_count() - om.bit_count())
              + w.open_four * ((x_p & empty).bit_count() - (x_o & empty).bit_count())
