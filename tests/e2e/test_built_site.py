@@ -349,6 +349,34 @@ def test_a_link_naming_a_computer_starts_its_worker_as_the_page_is_parsed(site: 
         other.close()
 
 
+def test_the_offline_copy_waits_for_the_computer_the_head_started(site: Site, context: Any) -> None:
+    """On a link naming a computer, the offline copy is not stored while the computer's worker
+    starts (its Pyodide held back here, the page interactive): only once the worker is up."""
+    recorder = Recorder(context, site.url)
+    held: list[Any] = []
+    holding = [True]
+
+    def hold(route: Any) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    context.route("**/pyodide.asm.wasm", hold)
+    page = recorder.page()
+    page.goto(site.url + "?white=human&black=ai-1")
+    wait_ready(page, recorder)
+    page.wait_for_timeout(1000)
+    assert held and page.evaluate("async () => !(await navigator.serviceWorker.getRegistration())")
+    assert not page.evaluate("document.documentElement.hasAttribute('data-yinsh-ai-ready')")
+    holding[0] = False
+    while held:
+        held.pop().continue_()
+    page.wait_for_selector("html[data-yinsh-ai-ready]", state="attached", timeout=AI_TIMEOUT_MS)
+    wait_sw(page, lambda s: s["controlled"] and s["active"] == "activated", "active")
+    recorder.check()
+
+
 SNAPSHOT_PREFIX = "yinsh-pyodide-snapshot:"
 SNAPSHOTS = """async () => {
   const kept = [];
