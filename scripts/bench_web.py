@@ -172,23 +172,28 @@ def prepare(directory: Path) -> dict:
 
 
 class Traffic:
-    """What the server sends: (time, path, status, bytes, gzip bytes), appended by its handler."""
+    """What the server sends: (time, path, status, bytes, file), appended by its handler.
+
+    The gzip sizes are computed when a visit's figures are read, never while the server answers:
+    compressing Pyodide's 9 MB wasm takes the better part of a second, which would delay the first
+    visit that fetches it (and so favour whichever page comes second in a run)."""
 
     def __init__(self) -> None:
-        self.log: list[tuple[float, str, int, int, int]] = []
+        self.log: list[tuple[float, str, int, int, str | None]] = []
         self.gzip: dict[str, int] = {}
         self.lock = threading.Lock()
 
     def record(self, path: str, status: int, file: str | None) -> None:
-        size = gz = 0
-        if status == 200 and file and os.path.isfile(file):
-            size = os.path.getsize(file)
-            with self.lock:
-                if file not in self.gzip:
-                    self.gzip[file] = len(gzip.compress(Path(file).read_bytes(), 6, mtime=0))
-            gz = self.gzip[file]
+        size = os.path.getsize(file) if status == 200 and file and os.path.isfile(file) else 0
         with self.lock:
-            self.log.append((time.time() * 1000, path, status, size, gz))
+            self.log.append((time.time() * 1000, path, status, size, file if size else None))
+
+    def gzip_size(self, file: str | None) -> int:
+        if file is None:
+            return 0
+        if file not in self.gzip:
+            self.gzip[file] = len(gzip.compress(Path(file).read_bytes(), 6, mtime=0))
+        return self.gzip[file]
 
     def mark(self) -> int:
         with self.lock:
@@ -198,7 +203,8 @@ class Traffic:
         with self.lock:
             entries = self.log[start:]
         before = [e for e in entries if ready_at is not None and e[0] <= ready_at]
-        return {"gzip_before_ready": sum(e[4] for e in before), "gzip": sum(e[4] for e in entries),
+        return {"gzip_before_ready": sum(self.gzip_size(e[4]) for e in before),
+                "gzip": sum(self.gzip_size(e[4]) for e in entries),
                 "bytes": sum(e[3] for e in entries), "requests": len(entries),
                 "pyodide_files": sorted({e[1].split("?")[0] for e in entries if "/static/vendor/pyodide" in e[1]})}
 

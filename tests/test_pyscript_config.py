@@ -85,13 +85,14 @@ class TestWorkerConfig:
     files = config_files(WORKER)
 
     def test_interpreter_is_the_self_hosted_pyodide(self):
-        # Pyodide's own loader behind the project's (a start from a memory snapshot), which
-        # setup copies beside it: PyScript takes Pyodide's files from the interpreter's folder.
+        # The project's module beside Pyodide's own loader (setup copies it there): the worker's
+        # script (the page starts it as a module worker), which starts Pyodide (from a memory
+        # snapshot when one is kept) and runs the worker's modules.
         assert self.config["interpreter"] == "./static/vendor/pyodide/yinsh-pyodide.mjs"
         start = (ROOT / "static/js/yinsh-pyodide.mjs").read_text(encoding="utf-8")
         assert 'from "./pyodide.mjs"' in start and "export async function loadPyodide" in start
-        assert self.config["sync_main_only"] is True, "the worker never touches the page: no SharedArrayBuffer"
-        assert "packages" not in self.config
+        assert 'pyodide.pyimport("yinsh.web.worker")' in start
+        assert set(self.config) == {"interpreter", "files"}, "no packages, nothing for PyScript"
 
     def test_maps_what_the_worker_imports_and_nothing_more(self):
         needed = imported_modules(WORKER_URL.removeprefix("./"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 import re
 import shutil
 import struct
@@ -286,6 +287,23 @@ class TestContents:
             assert not (out / module).exists() and not (out / (module[:-3] + ".mpy")).exists(), module
         assert summary.file("live.bundle").live and summary.file("live.bundle").on_demand
         assert "a live room's files" in str(summary)
+
+    def test_the_computer_s_worker_configuration_is_in_the_built_page(self, site):
+        """The page's head names the computer's worker configuration (``#yinsh-worker``): the
+        development page by its URL, the built page holds it as built (as ``worker.json`` ships:
+        its interpreter in the versioned runtime folder), so the head starts the worker without
+        asking for it."""
+        from yinsh.web.client import WORKER_CONFIG
+
+        pattern = r'<script type="application/json" id="yinsh-worker">(.*?)</script>'
+        dev = json.loads(re.search(pattern, (ROOT / "index.html").read_text(encoding="utf-8")).group(1))
+        assert dev == {"config": WORKER_CONFIG}
+        out, summary = site
+        (named,) = re.findall(pattern, (out / "index.html").read_text(encoding="utf-8"))
+        config = json.loads(named)["config"]
+        assert config == json.loads((out / "worker.json").read_text(encoding="utf-8"))
+        runtime = posixpath.dirname(summary.url_map["static/vendor/pyodide/pyodide.mjs"])
+        assert config["interpreter"] == runtime + "/yinsh-pyodide.mjs" and (out / config["interpreter"]).is_file()
 
     def test_files_named_in_code_ship(self, site):
         """The worker's script and configuration, which the page names in its Python."""

@@ -1,8 +1,12 @@
-/* The computer player's Pyodide, started from a memory snapshot when this browser keeps one.
+/* The computer player's worker, and its Pyodide, started from a memory snapshot when this
+   browser keeps one.
 
    `scripts/vendor.py` copies this module beside Pyodide's own loader (static/vendor/pyodide/),
-   and the worker's config (worker.json) names it as its interpreter: PyScript imports it and
-   calls its `loadPyodide` as it would Pyodide's, and takes Pyodide's files from this folder.
+   and the worker's config (worker.json) names it as its interpreter. The page starts it as a
+   module worker of its own (`new Worker(…, {type: "module", name: "yinsh-computer"})`, from a
+   plain script in index.html's <head>, while the page is still parsed): no PyScript in the
+   worker, so nothing of it waits for the page's main thread, which is busy starting the page's
+   MicroPython at that moment. The protocol is plain strings (COMPUTER_WORKER below).
 
    Most of Pyodide's start is its interpreter starting and importing its own modules, the same
    work on every visit (about 1.5 s of a repeat visit's 2.5 s to the computer ready on a slow
@@ -38,12 +42,14 @@ const SIBLINGS = CACHE_PREFIX + new URL("../", FOLDER).pathname;  // this site's
 const KEY = new URL("./snapshot", FOLDER).href;
 const SNAPSHOT_WORKER = "yinsh-pyodide-snapshot";
 const SNAPSHOT_DELAY_MS = 5000;
+const COMPUTER_WORKER = "yinsh-computer";
 
 // The kept snapshot, or null; undefined when this browser keeps none here (no Cache Storage,
 // or storage refused: a private window, a blocked origin), so that none is made either.
 async function keptSnapshot() {
   if (typeof caches === "undefined") return undefined;
   try {
+    if (!(await caches.has(CACHE))) return null;  // a first start: nothing to open (opening would make it)
     const hit = await (await caches.open(CACHE)).match(KEY);
     return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
   } catch (error) {
@@ -100,3 +106,50 @@ async function makeSnapshot() {
 }
 
 if (typeof WorkerGlobalScope !== "undefined" && self.name === SNAPSHOT_WORKER) makeSnapshot();
+
+// The computer's worker. The page posts first {files: {URL: path}} (the worker's modules, as
+// worker.json maps them, URLs absolute), then {id, call, args} for each question; this worker
+// answers {ready: [names]} once the modules are imported (or {failed: reason}), then
+// {id, result} (a string: the functions of yinsh.web.worker answer JSON text) or {id, error}.
+// The modules are fetched while Pyodide starts, and written to its file system once it is up.
+function serveComputer() {
+  let functions = null;
+  self.addEventListener("message", async ({ data }) => {
+    if (data.files) {
+      functions = startComputer(data.files);
+      functions.then((found) => postMessage({ ready: Object.keys(found) }),
+                     (error) => postMessage({ failed: String((error && error.message) || error) }));
+      return;
+    }
+    const { id, call, args } = data;
+    try {
+      const found = await functions;
+      if (!Object.hasOwn(found, call)) throw new Error(`the computer has no ${call}()`);
+      postMessage({ id, result: String(found[call](...args)) });
+    } catch (error) {
+      postMessage({ id, error: String((error && error.message) || error) });
+    }
+  });
+}
+
+async function startComputer(files) {
+  const fetched = Object.entries(files).map(async ([url, path]) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url} could not be loaded (${response.status})`);
+    return [path, await response.text()];
+  });
+  fetched.forEach((promise) => promise.catch(() => {}));  // awaited below, all at once
+  const pyodide = await loadPyodide();
+  const home = pyodide.FS.cwd();  // on Python's path ("" in sys.path)
+  for (const [path, text] of await Promise.all(fetched)) {
+    const file = `${home}/${path}`;
+    pyodide.FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
+    pyodide.FS.writeFile(file, text);
+  }
+  const module = pyodide.pyimport("yinsh.web.worker");
+  const found = {};
+  for (const name of module.__export__.toJs()) found[name] = module[name];
+  return found;
+}
+
+if (typeof WorkerGlobalScope !== "undefined" && self.name === COMPUTER_WORKER) serveComputer();

@@ -310,6 +310,73 @@ def test_offline_the_computer_plays_once_it_has_played(site: Site, context: Any)
     recorder.check()
 
 
+def test_a_link_naming_a_computer_starts_its_worker_as_the_page_is_parsed(site: Site, context: Any,
+                                                                         chromium_browser: Any) -> None:
+    """A link naming a computer: the page's head starts the computer's worker while the page's
+    own Python is still held back (the worker's configuration is in the page: never asked for),
+    the worker loads Pyodide and its modules from the site's origin, and the page takes it.
+    A link naming two people (a browser of its own: no offline copy yet) asks for none of it."""
+    recorder = Recorder(context, site.url)
+    page = recorder.page()
+    held: list[Any] = []
+    page.route("**/micropython.wasm", lambda route: held.append(route))  # the page's MicroPython waits
+    page.goto(site.url + "?white=human&black=ai-1")
+    deadline = time.monotonic() + BOOT_TIMEOUT_MS / 1000
+    while not (held and [u for u in recorder.requests if u.endswith("/pyodide.asm.wasm")]):
+        assert time.monotonic() < deadline, f"the worker never asked for Pyodide ({len(held)} held)"
+        page.wait_for_timeout(50)
+    assert not page.evaluate("document.documentElement.hasAttribute('data-yinsh-ready')")
+    assert not [u for u in recorder.requests if u.endswith("/worker.json")], "the page holds the configuration"
+    while held:
+        held.pop().continue_()
+    page.unroute("**/micropython.wasm")
+    wait_ready(page, recorder)
+    page.wait_for_selector("html[data-yinsh-ai-ready]", state="attached", timeout=AI_TIMEOUT_MS)
+    assert page.evaluate(EARLY_WORKER_TAKEN_JS)
+    assert hello(page)["ok"]
+    recorder.check()
+
+    other = chromium_browser.new_context(viewport={"width": 1000, "height": 800})
+    try:
+        people = Recorder(other, site.url)
+        two = people.page()
+        two.goto(site.url + "?white=human&black=human")
+        wait_ready(two, people)
+        two.wait_for_timeout(300)
+        assert not pyodide_requests(people) and not two.evaluate("'yinshEarlyWorker' in window")
+        people.check()
+    finally:
+        other.close()
+
+
+def test_the_offline_copy_waits_for_the_computer_the_head_started(site: Site, context: Any) -> None:
+    """On a link naming a computer, the offline copy is not stored while the computer's worker
+    starts (its Pyodide held back here, the page interactive): only once the worker is up."""
+    recorder = Recorder(context, site.url)
+    held: list[Any] = []
+    holding = [True]
+
+    def hold(route: Any) -> None:
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    context.route("**/pyodide.asm.wasm", hold)
+    page = recorder.page()
+    page.goto(site.url + "?white=human&black=ai-1")
+    wait_ready(page, recorder)
+    page.wait_for_timeout(1000)
+    assert held and page.evaluate("async () => !(await navigator.serviceWorker.getRegistration())")
+    assert not page.evaluate("document.documentElement.hasAttribute('data-yinsh-ai-ready')")
+    holding[0] = False
+    while held:
+        held.pop().continue_()
+    page.wait_for_selector("html[data-yinsh-ai-ready]", state="attached", timeout=AI_TIMEOUT_MS)
+    wait_sw(page, lambda s: s["controlled"] and s["active"] == "activated", "active")
+    recorder.check()
+
+
 SNAPSHOT_PREFIX = "yinsh-pyodide-snapshot:"
 SNAPSHOTS = """async () => {
   const kept = [];

@@ -17,7 +17,7 @@ page is shipped without touching this module:
   ``[[fetch]]`` and ``[js_modules.*]``; a ``packages`` list is refused (the page uses the
   standard library only);
 - the Python files shipped: string literals naming a ``.py``, ``.toml`` or ``.json`` file of
-  the site (``PyWorker("./yinsh/web/worker.py", config="./worker.toml")``);
+  the site (``WORKER_CONFIG = "./worker.json"``);
 - the manifest's icons and the stylesheets' ``url(…)``;
 - the runtime under ``static/vendor/<name>/``: from the files the page names, every static
   ``import`` and every sibling file a module names (``pyodide.mjs`` names
@@ -44,7 +44,11 @@ Versions, so that a new release is never mixed with a cached old one:
 ``static/css/board.css`` are regenerated from :mod:`yinsh.render`, so a release never ships a
 stale drawing (other pages' boards are checked by their own golden tests). A MicroPython page's
 config (``pyscript.toml``, ``embed.toml``) is written into its ``<script config='…'>`` as JSON
-and not shipped: one request fewer, and no TOML parser to import, before Python starts. A live
+and not shipped: one request fewer, and no TOML parser to import, before Python starts. The
+computer's worker configuration that ``index.html``'s ``<head>`` names
+(``<script type="application/json" id="yinsh-worker">``) is written in as built too
+(``worker.json`` still ships beside it), so the head starts that worker without a request
+first. A live
 room's modules (``LIVE_MODULES`` of ``yinsh/web/main.py``) go precompiled into a second bundle,
 and its scripts (``LIVE_SCRIPTS``) ship versioned, all loaded only when a room opens
 (:mod:`yinsh.site.live`). Its

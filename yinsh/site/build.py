@@ -49,6 +49,7 @@ from .stdlib import STDLIB_ZIP, imported_names, trim_stdlib
 _INTERPRETER_LINE = re.compile(r"""^(\s*interpreter\s*=\s*)(["'])(.*?)\2""", re.M)
 _SW_MARKER = re.compile(r"[ \t]*<!-- service-worker\b.*?-->\n?", re.S)
 _BOARD = re.compile(r"(<!-- board:begin[^>]*-->\n)(.*?)(<!-- board:end -->)", re.S)
+_WORKER = re.compile(r'(<script type="application/json" id="yinsh-worker">)(.*?)(</script>)', re.S)
 
 
 @dataclass(frozen=True)
@@ -201,6 +202,22 @@ def _preload_files(page: str, html: str, builder: Collector, packed: dict[str, P
     if not links:
         return html
     return html.replace("</head>", "".join(links) + "</head>", 1)
+
+
+def _worker_start(page: str, html: str, builder: Collector, rewrite_config: Any) -> str:
+    """``html`` with the computer's worker configuration, which its head names
+    (``#yinsh-worker``), written in as built: the head starts the worker without asking for it."""
+    m = _WORKER.search(html)
+    if not m:
+        return html
+    named = json.loads(m.group(2))
+    path = resolve(named["config"], posixpath.dirname(page), f"{page} #yinsh-worker")
+    config = builder.configs.get(path or "")
+    if config is None:
+        raise BuildError(f"{page} #yinsh-worker names {named['config']!r}, which is not a shipped configuration")
+    named["config"] = rewrite_config(config.data)
+    text = json.dumps(named, separators=(",", ":")).replace("<", "\\u003c")
+    return html[:m.start(2)] + text + html[m.end(2):]
 
 
 def _manifest_held_back(html: str) -> str:
@@ -517,6 +534,7 @@ class _Site:
         inline = {path: dict(self.rewrite_config(self.builder.configs[path].data), files=self.packed[path].files)
                   for path in inlined}
         for page, html in pages.items():
+            html = _worker_start(page, html, self.builder, self.rewrite_config)
             pages[page] = _preload_files(page, _rewrite_page(page, html, self.urls, self.hashes, self.rewrite_config,
                                                              inline), self.builder, self.packed, self.contents)
 

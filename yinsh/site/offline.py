@@ -35,7 +35,10 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
     """The ``<head>`` snippet of the built page: the build id and the service worker.
 
     Once the page is interactive it registers ``sw_url``, unless it is in a frame (a diagram
-    in a tutorial: the page holding it keeps the offline copy, or, on another site, none).
+    in a tutorial: the page holding it keeps the offline copy, or, on another site, none);
+    when the page's head started the computer's worker (``window.yinshEarlyWorker``), only
+    once that worker is up (or failed, or closed): storing the release beside Pyodide's start
+    would slow it.
     When a new release has installed beside the running one it marks ``<html
     data-yinsh-update>``, fires ``yinsh:update`` and shows the page's ``#update-offer`` (if it
     has one): its button tells the waiting worker to take over, and every tab of the site
@@ -56,9 +59,10 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
     """
     return f"""  <meta name="yinsh-build" content="{build}">
   <script>
-    // Once the game is interactive (or 15 s after the page loaded): the app's manifest joins
-    // <head>, and the offline copy (written by yinsh/site into the built site only) starts:
-    // sw.js stores this release; a new release is offered, and takes over on Reload.
+    // Once the game is interactive (or 15 s after the page loaded), and the computer's worker
+    // is up if the page's head started one: the app's manifest joins <head>, and the offline
+    // copy (written by yinsh/site into the built site only) starts: sw.js stores this release;
+    // a new release is offered, and takes over on Reload.
     (() => {{
       const html = document.documentElement;
       const onceInteractive = [() => {{
@@ -134,7 +138,11 @@ def registration(build: str, sw_url: str = "./sw.js") -> str:
         started = true;
         for (const task of onceInteractive) task();
       }};
-      new MutationObserver(() => html.hasAttribute("data-yinsh-ready") && start())
+      // Storing the release fetches and writes a few megabytes: not while the computer's
+      // worker starts beside the page (its Pyodide would start later), only once it is up,
+      // failed or closed.
+      const computer = window.yinshEarlyWorker ? window.yinshEarlyWorker.started : Promise.resolve();
+      new MutationObserver(() => html.hasAttribute("data-yinsh-ready") && computer.finally(start))
         .observe(html, {{attributes: true, attributeFilter: ["data-yinsh-ready"]}});
       addEventListener("load", () => setTimeout(start, 15000));
     }})();

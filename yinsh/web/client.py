@@ -13,11 +13,11 @@ Hint button is about to be pressed). When the link names a computer, the page's 
 started it already, before this Python was up (``window.yinshEarlyWorker``): the client takes
 that one, and closes it once the page has opened if no computer plays after all.
 
-The worker's configuration is ``worker.json`` (the self-hosted Pyodide and the modules the
-worker imports, with ``sync_main_only``: it never touches the page, so it needs no
-SharedArrayBuffer); the page reads it and hands it over as an object, and names the
-interpreter by its absolute URL (a worker has no page to resolve against, and PyScript
-ignores an interpreter given inside the configuration when MicroPython starts the worker).
+The worker is a plain module worker, not PyScript's: ``window.yinshStartComputer`` (a script
+in ``index.html``'s ``<head>``) starts it from ``worker.json`` (the self-hosted Pyodide's
+module, ``static/js/yinsh-pyodide.mjs``, and the modules the worker imports) and answers its
+functions, strings in and a promise of a string out; it never touches the page, so it needs no
+SharedArrayBuffer.
 
 Testing hooks: ``<html data-yinsh-ai-ready>`` once it is up, and ``window.yinshAI`` its
 exports (``scripts/bench_ai_web.py`` calls ``bench`` through it).
@@ -39,17 +39,15 @@ if TYPE_CHECKING:
 __all__ = ["ComputerClient", "WORKER_URL", "WORKER_CONFIG", "BOOT_SECONDS"]
 
 WORKER_URL = "./yinsh/web/worker.py"
+"""The worker's own module (among the files its configuration maps)."""
 WORKER_CONFIG = "./worker.json"
+"""The worker's configuration, as the page's ``<head>`` names it (``#yinsh-worker``)."""
 BOOT_SECONDS = 120
 """How long the worker may take to start before the page gives up on it."""
 
 
 class WorkerFailure(Exception):
     """The worker could not answer (it did not start, or it said why)."""
-
-
-def _absolute(path: str) -> str:
-    return str(window.URL.new(path, document.baseURI).href)
 
 
 def _early_worker():
@@ -115,22 +113,17 @@ class ComputerClient:
             early.close()
 
     async def _start_worker(self):
-        """The worker's exports once it has started: the one the page's ``<head>`` started
-        early, else (none, or it failed) a new one."""
-        from pyscript import PyWorker
-
+        """The worker's functions once it has started: the one the page's ``<head>`` started
+        early, else (none, or it failed) a new one (``window.yinshStartComputer``)."""
         early = _early_worker()
         if early is not None:
-            worker = element(await early.take())
-            if worker is not None:
-                return worker.sync
-        response = await window.fetch(WORKER_CONFIG)
-        if not response.ok:
-            raise WorkerFailure(f"{WORKER_CONFIG} could not be loaded ({response.status})")
-        config = json.loads(str(await response.text()))
-        worker = PyWorker(WORKER_URL, type="pyodide", version=_absolute(config["interpreter"]), config=config)
-        await worker.ready
-        return worker.sync
+            functions = element(await early.take())
+            if functions is not None:
+                return functions
+        functions = element(await window.yinshStartComputer())
+        if functions is None:
+            raise WorkerFailure("it could not start")
+        return functions
 
     async def _ask(self, request: Request) -> None:
         session = self.session
