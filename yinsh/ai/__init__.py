@@ -18,8 +18,8 @@ level  budget (browser s)  max depth  noise  measured (at budgets in CPU seconds
 1      0.04                1          ±600   beats ``random`` 20–0
 2      0.12                2          ±150   85 % against level 1 (20 games)
 3      0.42                3                 95 % against level 2 (20 games)
-4      1.7                 4                 95 % against level 3 (20 games)
-5      4.3                 (time)            100 % against level 4 (20 games); 75 % against
+4      1.7                 4                 81 % against level 3 (40 games)
+5      4.3                 (time)            90 % against level 4 (20 games); 75 % against
                                              the MCTS engine yngine at 100,000
                                              simulations a move (20 games)
 =====  ==================  =========  =====  ===========================================
