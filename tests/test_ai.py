@@ -15,10 +15,10 @@ from helpers import game_at
 from yinsh import Game, Move
 from yinsh.__main__ import main
 from yinsh.ai import LEVELS, WIN, best_move, evaluate, search, think
-from yinsh.ai.baseline import baseline_move, heuristic
+from yinsh.ai.baseline import baseline_move, heuristic, reached
 from yinsh.ai.bench import percentile, think_times
 from yinsh.ai.evaluation import node_of
-from yinsh.ai.features import completion_points, fours, reach
+from yinsh.ai.features import completion_points, fours, reach_both
 from yinsh.ai.match import games_of, opening, run_match, summary, wilson, workers
 from yinsh.ai.negamax import PASS, Searcher
 from yinsh.board import ALL_POINTS, BETWEEN, BIT, POINTS, WINDOWS, parse_point
@@ -240,15 +240,16 @@ class TestFeatures:
         for s in random_positions(30, seed=31, min_plies=15):
             markers = s.white_markers | s.black_markers
             empty = ALL_POINTS & ~(markers | s.white_rings | s.black_rings)
-            mine = s.black_rings if s.turn else s.white_rings
-            count, reached, flippable = reach(mine, markers, empty)
+            mine, theirs = (s.black_rings, s.white_rings) if s.turn else (s.white_rings, s.black_rings)
+            count, flippable, their_count, their_flippable = reach_both(mine, theirs, markers, empty)
             moves = ring_moves(s)
             assert count == len(moves)
-            assert reached == sum(BIT[d] for d in {d for _, d in moves})
             expected = 0
             for a, b in moves:
                 expected |= BETWEEN[a << 8 | b] & markers
             assert flippable == expected
+            assert (their_count, their_flippable) == reach_both(theirs, 0, markers, empty)[:2]
+            assert reached(mine, empty, markers) == sum(BIT[d] for d in {d for _, d in moves})
 
     def test_completion_points_are_the_missing_points_of_fours(self):
         for s in random_positions(30, seed=32, min_plies=30):
@@ -299,7 +300,7 @@ class TestBaseline:
     def test_baseline_heuristic_counts_rings_markers_flips_and_reach(self):
         # White: e5 reaches 26 points; e6 would be flipped by nothing. Black: a ring on k10.
         s = make_state(["e5"], ["k10"], [], [], turn=WHITE, score=(1, 0))
-        black_reach = reach(BIT[parse_point("k10")], 0, ALL_POINTS & ~(s.white_rings | s.black_rings))[1]
+        black_reach = reached(BIT[parse_point("k10")], ALL_POINTS & ~(s.white_rings | s.black_rings), 0)
         assert heuristic(s) == 10000 + 26 - black_reach.bit_count()
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yinsh import Game, IllegalMoveError, Move, Removal
-from yinsh.ai.features import reach, reach_both
+from yinsh.ai.features import reach_both
 from yinsh.board import ALL_POINTS, BIT, DIRECTIONS, POINTS, WINDOWS, line_step
 from yinsh.playout import random_move, random_playout
 from yinsh.state import (
@@ -104,8 +104,8 @@ def test_the_fast_playout_plays_the_same_game_as_random_moves(seed):
 @given(seeds)
 @settings(max_examples=25, deadline=None)
 def test_the_fast_forms_of_the_slide_agree_with_the_slide(seed):
-    """``slides`` is the rule; its bit-parallel form (playouts, the AI's reach of the rings, its
-    flippable markers, alone and for both colours at once) and the counting of legal moves
+    """``slides`` is the rule; its bit-parallel forms (playouts; the AI's count of the ring moves
+    and of the flippable markers, for both colours at once) and the counting of legal moves
     without building them must agree with it in every position of a random game, for both
     colours."""
     game = random_game(seed)
@@ -114,6 +114,7 @@ def test_the_fast_forms_of_the_slide_agree_with_the_slide(seed):
         s = replay.state
         rings, markers = s.white_rings | s.black_rings, s.white_markers | s.black_markers
         empty = ALL_POINTS & ~(rings | markers)
+        counted = []
         for mine in (s.white_rings, s.black_rings):
             moves = slides(rings, markers, mine)
             by_direction = [0] * len(DIRECTIONS)
@@ -122,14 +123,10 @@ def test_the_fast_forms_of_the_slide_agree_with_the_slide(seed):
                 by_direction[DIRECTIONS.index(line_step(m >> 8, m & 255))] |= BIT[m & 255]
                 flippable |= flips(m, markers)
             assert slide_targets(mine, empty, markers) == by_direction
-            reached = 0
-            for targets in by_direction:
-                reached |= targets
-            assert reach(mine, markers, empty) == (len(moves), reached, flippable)
-        # Both colours at once (four lanes of one integer, two of them turned): each as alone.
-        white = reach(s.white_rings, markers, empty)
-        black = reach(s.black_rings, markers, empty)
-        assert reach_both(s.white_rings, s.black_rings, markers, empty) == (white[0], white[2], black[0], black[2])
+            counted.append((len(moves), flippable))
+        # Both colours at once (four lanes of one integer, two of them turned).
+        white, black = counted
+        assert reach_both(s.white_rings, s.black_rings, markers, empty) == white + black
         assert count_legal_moves(s) == len(legal_moves(s))
         replay.push(move)
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from ..board import ALL_POINTS
 from ..move import Move
-from ..state import State, apply_move, legal_moves, result, termination
-from .features import reach
+from ..state import State, apply_move, legal_moves, result, slide_targets, termination
+from .features import reach_both
 
-__all__ = ["baseline_move", "baseline_value", "heuristic"]
+__all__ = ["baseline_move", "baseline_value", "heuristic", "reached"]
 
 _WIN = 10**9
 
@@ -31,12 +31,19 @@ def heuristic(s: State) -> int:
     pm, om, pr, orr, ps, os = (bm, wm, br, wr, bs, ws) if turn else (wm, bm, wr, br, ws, bs)
     markers = pm | om
     empty = ALL_POINTS & ~(markers | pr | orr)
-    _, reach_p, flip_p = reach(pr, markers, empty)
-    _, reach_o, flip_o = reach(orr, markers, empty)
+    _, flip_p, _, flip_o = reach_both(pr, orr, markers, empty)
     return (10000 * (ps - os) + 100 * (pm.bit_count() - om.bit_count())
             + 5 * ((flip_p & pm).bit_count() - (flip_o & om).bit_count())
             + 10 * ((flip_p & om).bit_count() - (flip_o & pm).bit_count())
-            + (reach_p.bit_count() - reach_o.bit_count()))
+            + (reached(pr, empty, markers).bit_count() - reached(orr, empty, markers).bit_count()))
+
+
+def reached(rings: int, empty: int, markers: int) -> int:
+    """The points some ring of ``rings`` can move to."""
+    out = 0
+    for targets in slide_targets(rings, empty, markers):
+        out |= targets
+    return out
 
 
 def _final(s: State) -> int:
