@@ -345,7 +345,7 @@ def slide_targets(mine: int, empty: int, markers: int) -> list[int]:
     direction of ``DIRECTIONS``, the bitboard of the points some ring of ``mine`` reaches by
     moving that way (``empty``: the empty points). A ring blocks every ring behind it, so in
     a direction each target belongs to one ring. Counting and sampling moves this way is
-    about twice as fast as listing them (the random playouts; the AI's ``reach`` fuses it
+    about twice as fast as listing them (the random playouts; the AI's ``reach_both`` fuses it
     with the flips); a property test holds both to :func:`slides`.
 
     >>> from yinsh.board import parse_point as p
