@@ -233,6 +233,7 @@ class TestContents:
         with zipfile.ZipFile(io.BytesIO(data)) as bundle:
             assert set(bundle.namelist()) == expected and "yinsh/web/worker.pyc" in expected
             assert all(bundle.read(name)[:4] == magic for name in expected)
+            assert {info.compress_type for info in bundle.infolist()} == {zipfile.ZIP_DEFLATED}
 
     def test_the_page_imports_from_the_bundle_the_builder_packs(self, tmp_path):
         """mpy/bundle.py, run by MicroPython as in the page, mounts a bundle made by
