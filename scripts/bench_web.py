@@ -23,7 +23,11 @@ replaces). The pages:
   (``static/js/yinsh-pyodide.mjs``; its ``hello()`` says so);
 - ``embeds``: ``examples/embed.html``, a tutorial with three embedded diagrams, interactive
   when the last of its frames is;
-- ``bare-mpy`` and ``bare-pyodide``: a PyScript page that prints one line, on each interpreter.
+- ``bare-mpy`` and ``bare-pyodide``: a PyScript page that prints one line, on each interpreter;
+  ``bare-pyodide`` runs Pyodide's files as npm publishes them, ``bare-pyodide-site`` the site's
+  copy, whose standard library the build has trimmed and partly precompiled
+  (``yinsh.site.pyodide``): the computer's start is compared with Pyodide's own, not with the
+  build's work on it.
 
 Times are milliseconds from the navigation's start (the page's own clock): the board laid out
 (drawn by the HTML, before Python), interactive (``<html data-yinsh-ready>``, ``data-bare-ready``
@@ -41,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import os
 import shutil
@@ -63,9 +68,13 @@ PAGES = {  # name: (URL in the built site, what "interactive" waits for)
     "embeds": ("examples/embed.html", "frames"),
     "bare-mpy": ("bench-bare-mpy.html", "bare"),
     "bare-pyodide": ("bench-bare.html", "bare"),
+    "bare-pyodide-site": ("bench-bare-site.html", "bare"),
 }
-BARE = {"bench-bare.html": ("bare.html", "bare.toml", "pyodide/pyodide.mjs"),
-        "bench-bare-mpy.html": ("bare-mpy.html", "bare-mpy.toml", "micropython/micropython.mjs")}
+# page: (source page, its config, the interpreter: "stock" is Pyodide as npm publishes it)
+BARE = {"bench-bare.html": ("bare.html", "bare.toml", "stock"),
+        "bench-bare-site.html": ("bare.html", "bare.toml", "static/vendor/pyodide/pyodide.mjs"),
+        "bench-bare-mpy.html": ("bare-mpy.html", "bare-mpy.toml", "static/vendor/micropython/micropython.mjs")}
+STOCK_PYODIDE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
 # Installed before any script of every page and frame: records, with the page's clock, when the
 # board is laid out, when the page is interactive and when its computer player is ready.
@@ -159,15 +168,25 @@ def prepare(directory: Path) -> dict:
     vendored = ROOT / "static" / "vendor" / "pyscript"
     for name in ["core.css"] + [p.name for p in vendored.glob("toml-*.js")]:
         shutil.copyfile(vendored / name, directory / runtime_dir / name)
+    # Pyodide as npm publishes it (the site's copy has its start precompiled), in a folder named
+    # by its content as the site's runtimes are (so served as immutable as theirs).
+    stock = ROOT / "static" / "vendor" / "pyodide"
+    digest = hashlib.sha256(b"".join(hashlib.sha256((stock / n).read_bytes()).digest() for n in STOCK_PYODIDE))
+    stock_dir = f"static/vendor/pyodide-npm-{digest.hexdigest()[:10]}"
+    (directory / stock_dir).mkdir()
+    for name in STOCK_PYODIDE:
+        shutil.copyfile(stock / name, directory / stock_dir / name)
     for name, (html, toml, interpreter) in BARE.items():
         page = (ROOT / "bench" / html).read_text(encoding="utf-8")
+        stem = name.removesuffix(".html")
         page = (page.replace("../static/vendor/pyscript/core.js", core_js)
                     .replace("../static/vendor/pyscript/core.css", runtime_dir + "/core.css")
-                    .replace(f"./{toml}", f"./bench-{toml}"))
+                    .replace(f"./{toml}", f"./{stem}.toml"))
         (directory / name).write_text(page, encoding="utf-8")
+        url = f"./{stock_dir}/pyodide.mjs" if interpreter == "stock" else urls[interpreter]
         config = (ROOT / "bench" / toml).read_text(encoding="utf-8")
-        (directory / f"bench-{toml}").write_text(
-            config.replace(f"../static/vendor/{interpreter}", urls[f"static/vendor/{interpreter}"]), encoding="utf-8")
+        source = "../static/vendor/pyodide/pyodide.mjs" if interpreter == "stock" else "../" + interpreter
+        (directory / f"{stem}.toml").write_text(config.replace(source, url), encoding="utf-8")
     return {"build": summary.build, "files": len(summary.files), "bytes": summary.size, "gzip": summary.gzip_size}
 
 
@@ -354,6 +373,9 @@ def summary(samples: dict) -> dict:
         if a and b:
             target = " (target ≤ 1.15)" if visit != "reload" else ""
             out["ratios"][f"computer ready {visit} / bare-pyodide {visit}{target}"] = round(a / b, 3)
+        site = median(f"bare-pyodide-site/{visit}")
+        if a and site:
+            out["ratios"][f"computer ready {visit} / bare-pyodide-site {visit}"] = round(a / site, 3)
         a = median(f"game-ai-no-sw/{visit}", "ai")
         if a and b:
             out["ratios"][f"computer ready without service worker {visit} / bare-pyodide {visit}"] = round(a / b, 3)

@@ -8,6 +8,7 @@ it (a copy of the page and configs, the runtime linked in) so they never touch t
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import posixpath
 import re
@@ -182,9 +183,11 @@ class TestContents:
             built = inline_config((out / "index.html").read_text(encoding="utf-8"))
             (bundle,) = [k for k in built["files"] if k.startswith("./pyscript.bundle?v=")]
             source["files"] = {bundle: "./page.bundle", "./mpy/bundle.mpy": "./"}
-        else:
+        else:  # the modules precompiled in one zip, which the worker unpacks (below)
             built = read((out / config).read_text(encoding="utf-8"))
-        assert built["files"] == source["files"], "[files] is shipped as written (MicroPython's: the bundle)"
+            (bundle,) = [k for k in built["files"] if k.startswith("./worker.zip?v=")]
+            source["files"] = {bundle: "./*"}
+        assert built["files"] == source["files"], "[files] is shipped as written, but for the bundles"
         assert re.fullmatch(r"\./static/vendor/" + runtime, built["interpreter"])
         assert (out / built["interpreter"]).is_file()
         for url in built["files"]:
@@ -214,7 +217,23 @@ class TestContents:
         for module, code in list(unpacked.items()) + [("mpy/bundle.mpy", (out / "mpy/bundle.mpy").read_bytes())]:
             assert code[:2] == b"M\x06", f"{module} is no MicroPython bytecode of version 6"
         assert not (out / "yinsh/web/view.py").exists() and not (out / "yinsh/web/view.mpy").exists()
-        assert (out / "yinsh/game.py").exists(), "the worker imports it"
+        assert not (out / "yinsh/game.py").exists(), "the worker's bundle holds it"
+
+    def test_the_worker_s_modules_ship_as_pyodide_bytecode_in_one_zip(self, site):
+        """Each module worker.json maps, compiled by the shipped Pyodide (its bytecode's magic
+        number is the standard library's), at the path the source config gives it."""
+        out, _ = site
+        (url,) = json.loads((out / "worker.json").read_text(encoding="utf-8"))["files"]
+        data = (out / url.removeprefix("./").split("?")[0]).read_bytes()
+        assert hashlib.sha256(data).hexdigest().startswith(url.rsplit("=", 1)[1])
+        source = json.loads((ROOT / "worker.json").read_text(encoding="utf-8"))["files"]
+        expected = {dest.removeprefix("./") + key.rsplit("/", 1)[1] + "c" for key, dest in source.items()}
+        (stdlib,) = (out / "static/vendor").glob("pyodide-*/python_stdlib.zip")
+        magic = zipfile.ZipFile(stdlib).read("json/__init__.pyc")[:4]
+        with zipfile.ZipFile(io.BytesIO(data)) as bundle:
+            assert set(bundle.namelist()) == expected and "yinsh/web/worker.pyc" in expected
+            assert all(bundle.read(name)[:4] == magic for name in expected)
+            assert {info.compress_type for info in bundle.infolist()} == {zipfile.ZIP_DEFLATED}
 
     def test_the_page_imports_from_the_bundle_the_builder_packs(self, tmp_path):
         """mpy/bundle.py, run by MicroPython as in the page, mounts a bundle made by
@@ -306,11 +325,11 @@ class TestContents:
         assert config["interpreter"] == runtime + "/yinsh-pyodide.mjs" and (out / config["interpreter"]).is_file()
 
     def test_files_named_in_code_ship(self, site):
-        """The worker's script and configuration, which the page names in its Python."""
+        """The worker's configuration, which the page names in its Python."""
         out, _ = site
         client = (ROOT / "yinsh/web/client.py").read_text(encoding="utf-8")
         names = re.findall(r"""["'](\./[\w/]+\.(?:py|json))["']""", client)
-        assert {"./yinsh/web/worker.py", "./worker.json"} <= set(names)
+        assert "./worker.json" in names
         for name in names:
             assert (out / name).is_file(), name
 
@@ -333,13 +352,13 @@ class TestContents:
             if f.kind != "meta" and not install_icon:
                 assert f.path in kept, f"{f.path} is not kept for offline use"
             assert f.cached == (f.path in kept), f.path
-            pyodide = f.path.startswith("static/vendor/pyodide-") and f.kind != "meta"
+            pyodide = (f.path.startswith("static/vendor/pyodide-") and f.kind != "meta") or f.path == "worker.zip"
             live = f.path in ("live.bundle", "static/js/live-keys.js") or (
                 f.path.startswith("static/vendor/nats-") and f.kind != "meta")
             assert (kept.get(f.path) == "later") == pyodide and (kept.get(f.path) == "live") == f.live == live, f.path
             assert f.on_demand == (pyodide or live), f.path
         assert "sw.js" not in kept and "build.json" not in kept and "static/icons/icon-512.png" not in kept
-        assert any(u.startswith("./yinsh/web/") for u, _ in release["files"])
+        assert any(u.startswith("./worker.zip?v=") for u, _ in release["later"])
         assert any(u.endswith("/micropython.wasm") for u, _ in release["files"])
 
     def test_summary_and_build_info(self, site):
@@ -361,15 +380,59 @@ class TestContents:
         assert dropped and dropped <= NEVER_IMPORTED and {"unittest", "smtplib", "sqlite3"} <= dropped
         assert json.loads((out / "build.json").read_text())["stdlib_dropped"] == summary.stdlib_dropped
         kept = set(trimmed.namelist())
+        compiled = set(summary.stdlib_compiled)  # shipped as bytecode, each in its source's stead
+        assert {"asyncio/__init__.py", "json/__init__.py", "typing.py"} <= compiled
         for name in original.namelist():
             top = name.split("/")[0].removesuffix(".py")
-            assert (name in kept) == (top not in dropped), name
-        # every standard module the package imports (at any depth) is still there
+            assert (name in kept or (name in compiled and name + "c" in kept)) == (top not in dropped), name
+        assert not any(name in kept for name in compiled)
+        # every standard module the package imports (at any depth) is still there: the shipped
+        # zip's modules, read as their sources, reach all the original's do
+        sources = io.BytesIO()
+        with zipfile.ZipFile(sources, "w") as view:
+            for name in kept:
+                view.writestr(name.removesuffix("c") if name.removesuffix("c") in compiled else name,
+                              original.read(name.removesuffix("c")) if not name.endswith("/") else b"")
         package = {name for path in (ROOT / "yinsh").rglob("*.py") if "site" not in path.parts
                    for name in imported_names(path.read_text(encoding="utf-8"))}
         assert {"asyncio", "json", "random"} <= package
-        assert import_closure(original, package) <= import_closure(trimmed, package)
-        assert trimmed.read("json/__init__.py") == original.read("json/__init__.py")
+        assert import_closure(original, package) <= import_closure(zipfile.ZipFile(sources), package)
+        assert trimmed.read("fractions.py") == original.read("fractions.py")  # what no start imports stays source
+
+    def test_the_computer_starts_without_compiling_python(self, site):
+        """Pyodide as shipped (in Node.js), with the worker's bundle unpacked as the worker
+        does: every module its start and the worker import, standard or ours, is read as
+        bytecode, and the worker answers."""
+        import subprocess
+
+        if shutil.which("node") is None:
+            unavailable("Node.js is not installed")
+        out, _ = site
+        (runtime,) = (out / "static/vendor").glob("pyodide-*")
+        (bundle,) = json.loads((out / "worker.json").read_text(encoding="utf-8"))["files"]
+        script = """
+import fs from "node:fs";
+const [runtime, bundle] = JSON.parse(process.argv.at(-1));
+const { loadPyodide } = await import(new URL("pyodide.mjs", "file://" + runtime + "/").href);
+const pyodide = await loadPyodide({ indexURL: runtime + "/" });
+pyodide.unpackArchive(new Uint8Array(fs.readFileSync(bundle)), "zip", { extractDir: pyodide.FS.cwd() });
+console.log(pyodide.runPython(`
+import json, sys
+from yinsh.web.worker import think
+move = json.loads(think("1.e3 2.a5 3.b5 4.c6 5.d6 6.e4 7.h7 8.g2 9.g3 10.g8", 2, 7))["move"]
+files = [f for m in list(sys.modules.values())
+         if isinstance(f := getattr(getattr(m, "__spec__", None), "origin", None), str)]
+json.dumps({"move": move, "stdlib": sorted(f.rsplit(".", 1)[1] for f in files if ".zip/" in f),
+            "ours": sorted(f.rsplit(".", 1)[1] for f in files if "/yinsh/" in f),
+            "source": [f for f in files if f.endswith(".py")]})`));
+"""
+        done = subprocess.run(["node", "--no-warnings", "--input-type=module", "-e", script,
+                               json.dumps([str(runtime), str(out / bundle.split("?")[0])])],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout.strip().splitlines()[-1])
+        assert report["move"] and report["source"] == []
+        assert report["stdlib"].count("pyc") >= 100 and report["ours"] == ["pyc"] * len(report["ours"]) != []
 
     def test_manifest_and_icons(self, site):
         out, _ = site
@@ -455,7 +518,8 @@ class TestVersions:
         before = {f.path: f.sha256 for f in summary.files}
         after = {f.path: f.sha256 for f in changed.files}
         differ = {p for p in after if after[p] != before.get(p)}
-        assert differ == {"yinsh/game.py", "index.html", "sw.js"}  # the page: its build id
+        # the worker's bundle (and its config, which names it), the page: its build id
+        assert differ == {"worker.zip", "worker.json", "index.html", "sw.js"}
 
     def test_output_folder_is_replaced_only_if_it_is_a_site(self, site, tmp_path):
         precious = tmp_path / "precious"

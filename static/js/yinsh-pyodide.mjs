@@ -111,7 +111,9 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === SNAPSHOT_WORKER) m
 // worker.json maps them, URLs absolute), then {id, call, args} for each question; this worker
 // answers {ready: [names]} once the modules are imported (or {failed: reason}), then
 // {id, result} (a string: the functions of yinsh.web.worker answer JSON text) or {id, error}.
-// The modules are fetched while Pyodide starts, and written to its file system once it is up.
+// The modules are fetched while Pyodide starts, and written to its file system once it is up;
+// a zip mapped to "*" (or "folder/*") is unpacked there instead: the built site's worker.json
+// maps one, its modules precompiled by the build (imported without compiling).
 function serveComputer() {
   let functions = null;
   self.addEventListener("message", async ({ data }) => {
@@ -136,15 +138,17 @@ async function startComputer(files) {
   const fetched = Object.entries(files).map(async ([url, path]) => {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url} could not be loaded (${response.status})`);
-    return [path, await response.text()];
+    return [path, new Uint8Array(await response.arrayBuffer())];
   });
   fetched.forEach((promise) => promise.catch(() => {}));  // awaited below, all at once
   const pyodide = await loadPyodide();
   const home = pyodide.FS.cwd();  // on Python's path ("" in sys.path)
-  for (const [path, text] of await Promise.all(fetched)) {
+  for (const [path, data] of await Promise.all(fetched)) {
     const file = `${home}/${path}`;
-    pyodide.FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
-    pyodide.FS.writeFile(file, text);
+    const folder = file.slice(0, file.lastIndexOf("/"));
+    pyodide.FS.mkdirTree(folder);
+    if (path === "*" || path.endsWith("/*")) pyodide.unpackArchive(data, "zip", { extractDir: folder });
+    else pyodide.FS.writeFile(file, data);
   }
   const module = pyodide.pyimport("yinsh.web.worker");
   const found = {};

@@ -4,7 +4,9 @@ The result is one folder that any static server can host (GitHub Pages, a USB st
 ``http://localhost``, an intranet): the page, the Python package, the static files and only
 the runtime files the page loads, with no source map, no ``node_modules`` and no request
 leaving the origin. It is read from a source checkout (``index.html`` at its root) and made
-with the standard library only.
+with the standard library and two compilers: ``mpy-cross`` (the MicroPython pages' bytecode,
+:mod:`yinsh.site.micropython`) and the vendored Pyodide itself, run by Node.js (the computer's,
+:mod:`yinsh.site.pyodide`).
 
 What goes in is *derived*, never listed here, so a new script, worker or config added to the
 page is shipped without touching this module:
@@ -48,7 +50,9 @@ and not shipped: one request fewer, and no TOML parser to import, before Python 
 computer's worker configuration that ``index.html``'s ``<head>`` names
 (``<script type="application/json" id="yinsh-worker">``) is written in as built too
 (``worker.json`` still ships beside it), so the head starts that worker without a request
-first. A live
+first; its modules ship as CPython bytecode in one zip (``worker.zip``), and Pyodide's
+``python_stdlib.zip`` holds as bytecode the modules Pyodide's start imports: the computer's
+first answer compiles no Python (:mod:`yinsh.site.pyodide`). A live
 room's modules (``LIVE_MODULES`` of ``yinsh/web/main.py``) go precompiled into a second bundle,
 and its scripts (``LIVE_SCRIPTS``) ship versioned, all loaded only when a room opens
 (:mod:`yinsh.site.live`). Its

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import posixpath
@@ -10,6 +11,7 @@ import re
 import shutil
 import tempfile
 import tomllib
+import zipfile
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -44,6 +46,7 @@ from .common import (
 from .live import LIVE_BUNDLE, LiveFiles, add_to_page, collect_live
 from .micropython import Packed, compile_modules, files_table, pack
 from .offline import registration, service_worker
+from .pyodide import WORKER_INTERPRETER, Precompiled, precompile_start
 from .stdlib import STDLIB_ZIP, imported_names, trim_stdlib
 
 _INTERPRETER_LINE = re.compile(r"""^(\s*interpreter\s*=\s*)(["'])(.*?)\2""", re.M)
@@ -87,6 +90,8 @@ class SiteSummary:
     warnings: list[str] = field(default_factory=list)
     stdlib_dropped: list[str] = field(default_factory=list)
     """Standard packages left out of the runtime's ``python_stdlib.zip`` (nothing imports them)."""
+    stdlib_compiled: list[str] = field(default_factory=list)
+    """Its modules shipped as bytecode (their ``.py`` names): those Pyodide's start imports."""
 
     @property
     def size(self) -> int:
@@ -121,6 +126,9 @@ class SiteSummary:
         if self.stdlib_dropped:
             lines.append(f"  python_stdlib.zip without {len(self.stdlib_dropped)} packages nothing imports: "
                          + ", ".join(self.stdlib_dropped))
+        if self.stdlib_compiled:
+            lines.append(f"  python_stdlib.zip: the {len(self.stdlib_compiled)} modules Pyodide's start imports "
+                         "precompiled")
         lines += [f"  warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
@@ -215,7 +223,7 @@ def _worker_start(page: str, html: str, builder: Collector, rewrite_config: Any)
     config = builder.configs.get(path or "")
     if config is None:
         raise BuildError(f"{page} #yinsh-worker names {named['config']!r}, which is not a shipped configuration")
-    named["config"] = rewrite_config(config.data)
+    named["config"] = rewrite_config(config.data, path)
     text = json.dumps(named, separators=(",", ":")).replace("<", "\\u003c")
     return html[:m.start(2)] + text + html[m.end(2):]
 
@@ -242,9 +250,11 @@ def _mapped(config: Config) -> dict[str, str]:
     return out
 
 
-def _trim_stdlib(root: Path, builder: Collector, runtime: dict[str, dict[str, bytes]]) -> list[str]:
+def _trim_stdlib(root: Path, builder: Collector,
+                 runtime: dict[str, dict[str, bytes]]) -> tuple[list[str], Precompiled | None]:
     """Drop from the runtime's ``python_stdlib.zip`` the packages nothing shipped imports
-    (:mod:`yinsh.site.stdlib`); the names dropped."""
+    (:mod:`yinsh.site.stdlib`), and precompile what Pyodide's start imports
+    (:mod:`yinsh.site.pyodide`); the names dropped, and the precompiled start."""
     roots: set[str] = set()
     for path in builder.sources:
         if path.endswith(".py"):
@@ -255,11 +265,54 @@ def _trim_stdlib(root: Path, builder: Collector, runtime: dict[str, dict[str, by
             if rel.endswith((".js", ".mjs")):  # PyScript's own Python, inside its JavaScript
                 roots |= imported_names(data.decode("utf-8", "replace").replace("\\n", "\n"))
     dropped: list[str] = []
-    for shipped in runtime.values():
+    precompiled = None
+    for vendor, shipped in runtime.items():
         for rel in shipped:
             if posixpath.basename(rel) == STDLIB_ZIP:
                 shipped[rel], dropped = trim_stdlib(shipped[rel], roots)
-    return dropped
+                if vendor == f"{VENDOR}/pyodide":
+                    precompiled = _precompile_start(root, builder, shipped[rel])
+                    shipped[rel] = precompiled.data
+    return dropped, precompiled
+
+
+def _precompile_start(root: Path, builder: Collector, stdlib: bytes) -> Precompiled:
+    """``stdlib`` with the standard modules compiled that Pyodide's start and the Pyodide
+    configs' modules import, and the modules of the computer's worker compiled
+    (:mod:`yinsh.site.pyodide`)."""
+    files: dict[str, Path] = {}
+    for config in sorted(_bundled_configs(builder)):
+        for source, dest in _mapped(builder.configs[config]).items():
+            if source.endswith(".py"):
+                files[dest] = root / source
+    bundled = sorted(files)
+    for config in sorted(set(builder.configs) - builder.micropython_configs()):
+        for source, dest in _mapped(builder.configs[config]).items():
+            if source.endswith(".py"):
+                files.setdefault(dest, root / source)
+    modules = sorted(path[:-3].replace("/", ".").removesuffix(".__init__") for path in files)
+    precompiled = precompile_start(root, stdlib, files, modules, bundled)
+    builder.warnings += [f"Pyodide's start not precompiled for {failure}" for failure in precompiled.failed]
+    return precompiled
+
+
+def _bundled_configs(builder: Collector) -> set[str]:
+    """The configs of the computer's worker (:data:`WORKER_INTERPRETER` runs them): their
+    modules ship precompiled, in one zip it unpacks."""
+    return {path for path, config in builder.configs.items()
+            if str(config.data.get("interpreter", "")).endswith("/" + WORKER_INTERPRETER)}
+
+
+def _worker_bundle(config: str, mapped: dict[str, str], modules: dict[str, bytes]) -> tuple[str, bytes, str]:
+    """The bundle of a worker config's modules: its site path, bytes and versioned URL."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as bundle:
+        for dest in sorted(dest for source, dest in mapped.items() if source.endswith(".py")):
+            bundle.writestr(zipfile.ZipInfo(dest + "c", (1980, 1, 1, 0, 0, 0)), modules[dest],  # no date: reproducible
+                            compress_type=zipfile.ZIP_DEFLATED)  # a host sends a .zip as it is
+    data = out.getvalue()
+    path = posixpath.splitext(config)[0] + ".zip"
+    return path, data, f"./{path}?v={hashlib.sha256(data).hexdigest()[:10]}"
 
 
 def _page_url(page: str) -> str:
@@ -392,6 +445,8 @@ class _Site:
         self.entries: list[tuple[str, str]] = []  # the service worker's keys: fetched at install
         self.later: list[tuple[str, str]] = []  # … and fetched once first asked for
         self.live_later: list[tuple[str, str]] = []  # … a live room's, fetched once a room opens
+        self.stdlib_compiled: list[str] = []  # python_stdlib.zip's modules shipped as bytecode
+        self.worker_files: dict[str, dict[str, str]] = {}  # a worker config's [files] as built
 
     # -- step 3: the runtimes, renamed by their contents ------------------------------
 
@@ -401,7 +456,10 @@ class _Site:
         runtime = {vendor: {rel: trim_lock(rel, strip_source_map(rel, (root / vendor / rel).read_bytes()))
                             for rel in builder.runtime_closure(vendor)} for vendor in sorted(builder.runtime_entries)}
         on_demand_runtimes = builder.on_demand_runtimes()
-        dropped = _trim_stdlib(root, builder, runtime)
+        dropped, precompiled = _trim_stdlib(root, builder, runtime)
+        if precompiled is not None:
+            self.stdlib_compiled = precompiled.compiled
+            self.bundle_workers(precompiled.modules)
         for vendor, shipped in runtime.items():
             closure = sorted(shipped)
             digest = hashlib.sha256()
@@ -422,8 +480,32 @@ class _Site:
 
     # -- step 4: the sources, each written after what it names ------------------------
 
-    def rewrite_config(self, data: dict[str, Any]) -> dict[str, Any]:
+    def bundle_workers(self, modules: dict[str, bytes]) -> None:
+        """The computer's worker configs as built: their modules' bytecode in one zip each,
+        which the worker unpacks (``"./*"``), in place of the sources (shipped only if
+        something else needs them)."""
+        builder = self.builder
+        bundled = _bundled_configs(builder)
+        packed = builder.micropython_configs() | bundled  # a module they alone map ships in their bundles
+        for config in sorted(bundled):
+            mapped = _mapped(builder.configs[config])
+            path, data, url = _worker_bundle(config, mapped, modules)
+            self.contents[path] = data
+            self.kinds[path] = "package"
+            self.on_demand.add(path)
+            self.bundles[path] = url
+            files = {source: dest for source, dest in (builder.configs[config].data.get("files") or {}).items()
+                     if not source.endswith(".py")}
+            self.worker_files[config] = {url: "./*", **files}
+            for source in mapped:
+                if source.endswith(".py") and builder.mapped_by[source] <= packed \
+                        and source not in builder.named_in_code:
+                    builder.sources.discard(source)
+
+    def rewrite_config(self, data: dict[str, Any], path: str | None = None) -> dict[str, Any]:
         data = dict(data)
+        if path in self.worker_files:
+            data["files"] = self.worker_files[path]
         path = resolve(str(data["interpreter"]), "", "interpreter")
         if path in self.urls:
             data["interpreter"] = self.urls[path]
@@ -444,7 +526,8 @@ class _Site:
             if target and target in urls:
                 new = urls[target]
                 if path.endswith(".json"):
-                    return (json.dumps(self.rewrite_config(builder.configs[path].data), indent=2) + "\n").encode()
+                    return (json.dumps(self.rewrite_config(builder.configs[path].data, path), indent=2)
+                            + "\n").encode()
                 text, count = _INTERPRETER_LINE.subn(lambda m: m.group(1) + m.group(2) + new + m.group(2), text, 1)
                 if count != 1:
                     raise BuildError(f"{path}: could not rewrite its interpreter line")
@@ -606,8 +689,10 @@ class _Site:
                           on_demand=p in self.on_demand, live=p in self.live)
                  for p, c in sorted(self.contents.items())]
         summary = SiteSummary(out_dir=out, build=build, files=files, url_map=dict(sorted(self.urls.items())),
-                              warnings=self.builder.warnings, stdlib_dropped=dropped)
+                              warnings=self.builder.warnings, stdlib_dropped=dropped,
+                              stdlib_compiled=self.stdlib_compiled)
         info = {"build": build, "release": release, "versions": _versions(self.root), "stdlib_dropped": dropped,
+                "stdlib_compiled": self.stdlib_compiled,
                 "files": {f.path: {"url": f.url, "bytes": f.size, "gzip": f.gzip_size, "sha256": f.sha256,
                                    "cached": f.cached, "on_demand": f.on_demand, "live": f.live} for f in files}}
         self.contents[BUILD_INFO] = (json.dumps(info, indent=1) + "\n").encode()

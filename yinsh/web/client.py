@@ -36,10 +36,8 @@ from .dom import document, element, warn, window
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["ComputerClient", "WORKER_URL", "WORKER_CONFIG", "BOOT_SECONDS"]
+__all__ = ["ComputerClient", "WORKER_CONFIG", "BOOT_SECONDS"]
 
-WORKER_URL = "./yinsh/web/worker.py"
-"""The worker's own module (among the files its configuration maps)."""
 WORKER_CONFIG = "./worker.json"
 """The worker's configuration, as the page's ``<head>`` names it (``#yinsh-worker``)."""
 BOOT_SECONDS = 120
