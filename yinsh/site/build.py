@@ -250,7 +250,7 @@ def _mapped(config: Config) -> dict[str, str]:
     return out
 
 
-def _trim_stdlib(root: Path, builder: Collector,
+def _prepare_stdlib(root: Path, builder: Collector,
                  runtime: dict[str, dict[str, bytes]]) -> tuple[list[str], Precompiled | None]:
     """Drop from the runtime's ``python_stdlib.zip`` the packages nothing shipped imports
     (:mod:`yinsh.site.stdlib`), and precompile what Pyodide's start imports
@@ -451,12 +451,13 @@ class _Site:
     # -- step 3: the runtimes, renamed by their contents ------------------------------
 
     def add_runtimes(self) -> list[str]:
-        """The runtimes the pages load, trimmed; the standard library's modules dropped."""
+        """The runtimes the pages load, trimmed; the standard library's modules dropped, its
+        start precompiled, and the worker's modules with it; the names dropped."""
         root, builder = self.root, self.builder
         runtime = {vendor: {rel: trim_lock(rel, strip_source_map(rel, (root / vendor / rel).read_bytes()))
                             for rel in builder.runtime_closure(vendor)} for vendor in sorted(builder.runtime_entries)}
         on_demand_runtimes = builder.on_demand_runtimes()
-        dropped, precompiled = _trim_stdlib(root, builder, runtime)
+        dropped, precompiled = _prepare_stdlib(root, builder, runtime)
         if precompiled is not None:
             self.stdlib_compiled = precompiled.compiled
             self.bundle_workers(precompiled.modules)
