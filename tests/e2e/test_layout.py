@@ -147,7 +147,9 @@ def test_desktop_moves_result_review_and_labels(chromium_browser, site_url):
         assert any(";" in text for text, _ in parts) and all(lines == 1 for _, lines in parts), parts
         # the review: the graph labelled, readable, the page where it was
         page.click('#moves [data-ply="30"]')
-        page.wait_for_function("document.querySelectorAll('#eval-graph .eg-point').length === 62",
+        # the engine's graph: the quick estimate drawn first is replaced when its values come
+        page.wait_for_function("document.getElementById('eval-graph').dataset.graph === 'engine' && "
+                               "document.querySelectorAll('#eval-graph .eg-point').length === 62",
                                timeout=AI_TIMEOUT_MS)
         graph = page.locator("#eval-graph svg").bounding_box()
         assert graph["width"] >= 300 and graph["height"] >= 110
