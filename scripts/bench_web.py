@@ -58,6 +58,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the package, and how the tests launch Chromium
+from vendor import PYODIDE_FILES  # noqa: E402  (beside this script: Pyodide as npm publishes it)
 
 TIMEOUT_MS = 90_000
 AI_TIMEOUT_MS = 90_000
@@ -74,7 +75,6 @@ PAGES = {  # name: (URL in the built site, what "interactive" waits for)
 BARE = {"bench-bare.html": ("bare.html", "bare.toml", "stock"),
         "bench-bare-site.html": ("bare.html", "bare.toml", "static/vendor/pyodide/pyodide.mjs"),
         "bench-bare-mpy.html": ("bare-mpy.html", "bare-mpy.toml", "static/vendor/micropython/micropython.mjs")}
-STOCK_PYODIDE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
 # Installed before any script of every page and frame: records, with the page's clock, when the
 # board is laid out, when the page is interactive and when its computer player is ready.
@@ -171,10 +171,10 @@ def prepare(directory: Path) -> dict:
     # Pyodide as npm publishes it (the site's copy has its start precompiled), in a folder named
     # by its content as the site's runtimes are (so served as immutable as theirs).
     stock = ROOT / "static" / "vendor" / "pyodide"
-    digest = hashlib.sha256(b"".join(hashlib.sha256((stock / n).read_bytes()).digest() for n in STOCK_PYODIDE))
+    digest = hashlib.sha256(b"".join(hashlib.sha256((stock / n).read_bytes()).digest() for n in PYODIDE_FILES))
     stock_dir = f"static/vendor/pyodide-npm-{digest.hexdigest()[:10]}"
     (directory / stock_dir).mkdir()
-    for name in STOCK_PYODIDE:
+    for name in PYODIDE_FILES:
         shutil.copyfile(stock / name, directory / stock_dir / name)
     for name, (html, toml, interpreter) in BARE.items():
         page = (ROOT / "bench" / html).read_text(encoding="utf-8")

@@ -281,17 +281,16 @@ def _precompile_start(root: Path, builder: Collector, stdlib: bytes) -> Precompi
     configs' modules import, and the modules of the computer's worker compiled
     (:mod:`yinsh.site.pyodide`)."""
     files: dict[str, Path] = {}
-    for config in sorted(_bundled_configs(builder)):
-        for source, dest in _mapped(builder.configs[config]).items():
-            if source.endswith(".py"):
-                files[dest] = root / source
-    bundled = sorted(files)
+    bundled: set[str] = set()
+    worker_configs = _bundled_configs(builder)
     for config in sorted(set(builder.configs) - builder.micropython_configs()):
         for source, dest in _mapped(builder.configs[config]).items():
             if source.endswith(".py"):
-                files.setdefault(dest, root / source)
+                files[dest] = root / source
+                if config in worker_configs:
+                    bundled.add(dest)
     modules = sorted(path[:-3].replace("/", ".").removesuffix(".__init__") for path in files)
-    precompiled = precompile_start(root, stdlib, files, modules, bundled)
+    precompiled = precompile_start(root, stdlib, files, modules, sorted(bundled))
     builder.warnings += [f"Pyodide's start not precompiled for {failure}" for failure in precompiled.failed]
     return precompiled
 
