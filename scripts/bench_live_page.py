@@ -44,7 +44,7 @@ from yinsh.live.server import Relay, free_port  # noqa: E402
 from yinsh.serve import make_server  # noqa: E402
 
 LIVE_URL = re.compile(r"/(yinsh/live/|yinsh/page/live\.py|yinsh/web/live\.py|static/vendor/nats/|"
-                      r"static/js/live-keys\.js|live\.json)")
+                      r"static/js/live\.js|live\.json)")
 CLICKS = """() => { window.__clicked = 0; document.getElementById('board').addEventListener('click',
   () => { window.__clicked = performance.timeOrigin + performance.now(); }, true); }"""
 DRAWN = """r => {

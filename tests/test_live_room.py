@@ -358,7 +358,7 @@ class TestWire:
 
     def test_every_kind_round_trips(self):
         values = {"colours": "random", "name": "Ana", "nonce": "nonce-of-ana", "ply": 7, "move": "e4-e10",
-                  "text": "hi"}
+                  "text": "hi", "seq": 12}
         for kind, names in FIELDS.items():
             draft = Draft(ROOM, kind, 3, [(name, values[name]) for name in names])
             data = draft.signed(ANA, SIG)

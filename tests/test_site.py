@@ -353,7 +353,7 @@ class TestContents:
                 assert f.path in kept, f"{f.path} is not kept for offline use"
             assert f.cached == (f.path in kept), f.path
             pyodide = (f.path.startswith("static/vendor/pyodide-") and f.kind != "meta") or f.path == "worker.zip"
-            live = f.path in ("live.bundle", "static/js/live-keys.js") or (
+            live = f.path in ("live.bundle", "static/js/live.js") or (
                 f.path.startswith("static/vendor/nats-") and f.kind != "meta")
             assert (kept.get(f.path) == "later") == pyodide and (kept.get(f.path) == "live") == f.live == live, f.path
             assert f.on_demand == (pyodide or live), f.path

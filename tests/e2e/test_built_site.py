@@ -45,7 +45,7 @@ BOOT_TIMEOUT_MS = 60_000
 AI_TIMEOUT_MS = 90_000
 SW_TIMEOUT_S = 60
 # What only a live room loads (its bundle, the NATS client, the key helper, the relay's name).
-LIVE_REQUEST = re.compile(r"/(live\.bundle|live\.json|static/js/live-keys\.js|static/vendor/nats[/-])")
+LIVE_REQUEST = re.compile(r"/(live\.bundle|live\.json|static/js/live\.js|static/vendor/nats[/-])")
 NOTATION_EXAMPLE = ["e3", "a5", "b5", "c6", "d6", "e4", "h7", "g2", "g3", "g8"]
 
 SW_STATE = """async () => {

@@ -35,7 +35,7 @@ from yinsh.live.server import Relay
 ROOT = Path(__file__).resolve().parents[2]
 GAME = pgn.split_records((ROOT / "tests" / "data" / "games.ygn").read_text(encoding="utf-8"), None, None)[3]
 LIVE_FILES = re.compile(r"/(yinsh/live/|yinsh/page/live\.py|yinsh/web/live\.py|static/vendor/nats[/-]|"
-                        r"static/js/live-keys\.js|live\.json|live\.bundle)")
+                        r"static/js/live\.js|live\.json|live\.bundle)")
 # The browser's own report of a relay that is down (offline, restarting): expected then, nothing else.
 RELAY_DOWN = re.compile(r"WebSocket connection to 'ws://127\.0\.0\.1:\d+/' failed|ERR_INTERNET_DISCONNECTED")
 TIMEOUT = 20_000
@@ -366,7 +366,7 @@ def test_play_someone_online_from_the_game_menu(chromium_browser: Any, site_url:
         page.page.click('[data-action="live-new"]')
         page.page.check('#live-dialog input[value="black"]')
         page.page.click('#live-dialog [data-action="live-create"]')
-        page.page.wait_for_function("document.querySelector('#live-seats li')?.textContent === 'Eve · you'",
+        page.page.wait_for_function("document.querySelector('#live-seats li')?.textContent === 'Eve (Black) · you'",
                                     timeout=TIMEOUT)
         link = page.page.get_attribute("#live-link", "href") or ""
         assert re.fullmatch(re.escape(site_url) + r"/index\.html\?live=[A-Za-z0-9_-]{22}", link), link
@@ -421,7 +421,7 @@ def test_the_built_site_plays_a_room_and_a_hotseat_game_loads_none_of_it(chromiu
                                    timeout=TIMEOUT)
         live = [url.removeprefix(base) for url in requests if LIVE_FILES.search(url)]
         assert {re.sub(r"\?v=[0-9a-f]{10}$|-[0-9a-f]{10}/", "*", url) for url in live} >= {
-            "/live.bundle*", "/static/js/live-keys.js*", "/static/vendor/nats*nats.js", "/live.json"}, live
+            "/live.bundle*", "/static/js/live.js*", "/static/vendor/nats*nats.js", "/live.json"}, live
         assert not [url for url in live if url.endswith(".py")], live
         link = ana.page.get_attribute("#live-link", "href") or ""
         assert link.startswith(base + "/?live=") and "relay=" not in link, link  # the site names its relay

@@ -126,7 +126,7 @@ def test_who_watches() -> None:
     stream = started()
     room = stream.room
     for i, key in enumerate(("C" * 43, "D" * 43, "E" * 43)):
-        room.presence(decode(Draft(room.name, "here", 1000 + i, []).signed(key, "s" * 86)), True, 5000)
+        room.presence(decode(Draft(room.name, "here", 1000 + i, [("seq", 0)]).signed(key, "s" * 86)), True, 5000)
     assert room_view(room, ANA, 5000, "open").watchers == ["3 watchers"]
     room.apply("chat", 99, 5000, decode(room.draft_chat("D" * 43, "hello").signed("D" * 43, "s" * 86)), True)
     assert room_view(room, ANA, 5000, "open").watchers == ["watcher 1", "2 other watchers"]

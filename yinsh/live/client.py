@@ -8,15 +8,20 @@ does the same steps:
    :func:`~yinsh.live.protocol.room_filter` from its first message, folding every message into
    the :class:`~yinsh.live.room.Room` in order: decode, verify the signature against the key
    the message names, :meth:`~yinsh.live.room.Room.apply`. Never from a core subscription: it
-   also sees the publishes the stream refused.
+   also sees the publishes the stream refused. **Nothing lost**: after every reconnect, and
+   whenever nothing was folded for :data:`~yinsh.live.room.QUIET_CHECK_MS`, ask the stream for
+   the room's last stored sequence (:meth:`RoomClient.check`); if the room has not folded it
+   (:meth:`~yinsh.live.room.Room.behind`: a message lost on the way, whatever lost it), read
+   again from the last sequence folded.
 2. **Send** an event as the room allows it (a ``draft_`` method), signed, published to the
    game subject with ``Nats-Expected-Last-Subject-Sequence`` set to the last sequence of that
    subject folded so far (:attr:`Room.game_seq`). If the relay refuses it ("wrong last
    sequence": something was stored meanwhile), wait until the consumer has folded what was
    stored, ask the room again (the turn may have gone: another tab's move was kept) and
    retry. Junk stored between two moves only costs such a retry, never the move.
-3. **Presence**: a signed ``here`` on the room's core subject every few seconds, ``gone`` on
-   closing.
+3. **Presence**: a signed ``who`` on the room's core subject on arriving and after every
+   reconnect (every page answers ``here`` at once), ``here`` every
+   :data:`~yinsh.live.room.HEARTBEAT_MS`, ``gone`` on closing.
 
 Keys are Ed25519 (``cryptography``, a test and benchmark dependency: ``pip install --group
 test``); :class:`Keys` holds a seat's private key, which a returning player reuses.
@@ -63,13 +68,12 @@ from yinsh.live.protocol import (
     stream_config,
     subject_kind,
 )
-from yinsh.live.room import LiveError, Room
+from yinsh.live.room import HEARTBEAT_MS, QUIET_CHECK_MS, LiveError, Room
 
 __all__ = ["Keys", "verify", "RoomClient", "Refused", "ensure_stream", "new_room_name", "new_nonce", "connect"]
 
 WRONG_LAST_SEQUENCE = 10071
 """JetStream's error code for a publish whose expected last subject sequence is not the last."""
-HEARTBEAT_SECONDS = 5.0
 UNGUARDED_AFTER = 3
 """Refusals in a row caused by junk alone before an event is sent without the sequence guard."""
 
@@ -189,7 +193,7 @@ class RoomClient:
 
     def __init__(self, nc: NATS, name: str, keys: Keys | None = None,
                  on_event: Callable[[Message, int], None] | None = None, heartbeat: float = 1.0,
-                 ordered: bool = True) -> None:
+                 ordered: bool = True, guard: float | None = 0.25) -> None:
         self.nc = nc
         self.js = nc.jetstream()
         self.room = Room(name)
@@ -203,6 +207,12 @@ class RoomClient:
         plain ephemeral push consumer without flow control or heartbeats, which costs nats-py no
         timers (two per ordered consumer: thousands of wake-ups a second for a load generator
         holding thousands of players) and does not survive a restart."""
+        self.guard = guard
+        """How often (s) the reader looks whether the connection reconnected or the room was quiet
+        for :data:`~yinsh.live.room.QUIET_CHECK_MS` (then :meth:`check`); ``None``: never (a load
+        generator's many players)."""
+        self.rereads = 0
+        """How many times :meth:`check` found the room behind the stream and read it again."""
         self.retries = 0
         """Publishes the relay refused (a stale expected sequence) and that were sent again."""
         self.resends = 0
@@ -213,6 +223,9 @@ class RoomClient:
         self._subscription: Any = None
         self._presence: Any = None
         self._heartbeat: asyncio.Task[None] | None = None
+        self._guard: asyncio.Task[None] | None = None
+        self._folded_at = time.monotonic()  # when a message was last folded (the quiet check's clock)
+        self._answered = 0.0  # when a ``who`` was last answered
         self._clock = 0
 
     @property
@@ -223,34 +236,84 @@ class RoomClient:
 
     async def open(self, presence: bool = False) -> RoomClient:
         """Start folding the room from its first message; return once what was stored is read."""
+        await self._subscribe()
+        await self.caught_up()
+        loop = asyncio.get_running_loop()
+        if self.guard is not None:
+            self._guard = loop.create_task(self._keep_up(self.guard))
+        if presence:
+            self._presence = await self.nc.subscribe(presence_subject(self.room.name), cb=self._heard)
+            await self._announce("who")
+            self._heartbeat = loop.create_task(self._beat())
+        return self
+
+    async def _subscribe(self) -> None:
+        """A consumer of the room from the message after the last one folded."""
+        start = self.room.seq + 1
+        policy = {"deliver_policy": DeliverPolicy.BY_START_SEQUENCE, "opt_start_seq": start} if start > 1 else {
+            "deliver_policy": DeliverPolicy.ALL}
         if self.ordered:
             self._subscription = await self.js.subscribe(room_filter(self.room.name), cb=self._fold,
                                                          ordered_consumer=True, stream=STREAM,
-                                                         idle_heartbeat=self.heartbeat)
+                                                         idle_heartbeat=self.heartbeat,
+                                                         config=ConsumerConfig(**policy))  # type: ignore[arg-type]
         else:
             self._subscription = await self.js.subscribe(
                 room_filter(self.room.name), cb=self._fold, stream=STREAM, manual_ack=True,
-                config=ConsumerConfig(ack_policy=AckPolicy.NONE, deliver_policy=DeliverPolicy.ALL, mem_storage=True,
-                                      inactive_threshold=60.0))
-        await self.caught_up()
-        if presence:
-            self._presence = await self.nc.subscribe(presence_subject(self.room.name), cb=self._heard)
-            self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
-        return self
+                config=ConsumerConfig(ack_policy=AckPolicy.NONE, mem_storage=True, inactive_threshold=60.0,
+                                      **policy))  # type: ignore[arg-type]
+
+    async def last_stored(self) -> int:
+        """The stream sequence of the room's last stored message, any subject (0: none)."""
+        try:
+            return (await self.js.get_last_msg(STREAM, room_filter(self.room.name))).seq or 0
+        except NotFoundError:
+            return 0
 
     async def caught_up(self, timeout: float = 10.0) -> None:
-        """Wait until the room has folded the game subject's last stored message."""
-        try:
-            last = (await self.js.get_last_msg(STREAM, game_subject(self.room.name))).seq or 0
-        except NotFoundError:
-            last = 0
-        await self.wait_for(lambda room: room.game_seq >= last, timeout)
+        """Wait until the room has folded the last message the stream stores of it."""
+        last = await self.last_stored()
+        await self.wait_for(lambda room: not room.behind(last), timeout)
+
+    async def check(self) -> bool:
+        """Whether the room was behind the stream (it is read again then, from the last sequence
+        folded): the guard that does not depend on why a message was missed."""
+        if not self.room.behind(await self.last_stored()):
+            return False
+        self.rereads += 1
+        old, self._subscription = self._subscription, None
+        if old is not None:
+            try:
+                await old.unsubscribe()
+            except Exception:  # the connection may be gone already: nothing to undo then
+                pass
+        await self._subscribe()
+        return True
+
+    async def _keep_up(self, every: float) -> None:
+        """Check after every reconnect (then say ``who``), and after every quiet spell."""
+        reconnects = self.nc.stats["reconnects"]
+        while True:
+            await asyncio.sleep(every)
+            if not self.nc.is_connected:
+                continue
+            now = time.monotonic()
+            reconnected = self.nc.stats["reconnects"] != reconnects
+            if not reconnected and now - self._folded_at < QUIET_CHECK_MS / 1000:
+                continue
+            reconnects = self.nc.stats["reconnects"]
+            self._folded_at = now
+            try:
+                await self.check()
+                if reconnected and self._heartbeat is not None:
+                    await self._announce("who")
+            except Exception:  # the relay not answering yet: the next round asks again
+                self._folded_at = 0.0
 
     async def _fold(self, msg: Msg) -> None:
         meta = msg.metadata
-        kind = subject_kind(self.room.name, msg.subject)
-        if kind is None:
-            return
+        kind = subject_kind(self.room.name, msg.subject) or "other"
+        self._folded_at = time.monotonic()
         seq = meta.sequence.stream
         time_ms = int(meta.timestamp.timestamp() * 1000) if meta.timestamp else 0
         try:
@@ -388,7 +451,13 @@ class RoomClient:
             message = decode(msg.data)
         except BadMessage:
             return
-        self.room.presence(message, verify(message, message.text(self.room.name)), int(time.time() * 1000))
+        if not self.room.presence(message, verify(message, message.text(self.room.name)), int(time.time() * 1000)):
+            return
+        if message.kind == "who" and message.key != self.key and self._heartbeat is not None:
+            now = time.monotonic()
+            if now - self._answered > 0.5:  # one answer for a burst of arrivals (or a flood of questions)
+                self._answered = now
+                await self._announce("here")
         self._wake()
 
     async def _announce(self, kind: str) -> None:
@@ -400,11 +469,17 @@ class RoomClient:
 
     async def _beat(self) -> None:
         while True:
-            await self._announce("here")
-            await asyncio.sleep(HEARTBEAT_SECONDS)
+            await asyncio.sleep(HEARTBEAT_MS / 1000)
+            try:
+                await self._announce("here")
+            except nats.errors.ConnectionClosedError:
+                return
 
     async def close(self) -> None:
         """Stop reading (and say ``gone`` when announcing presence)."""
+        if self._guard is not None:
+            self._guard.cancel()
+            self._guard = None
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             self._heartbeat = None

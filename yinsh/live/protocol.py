@@ -86,11 +86,11 @@ MAX_CONSUMERS: Final = 100_000
 1,000 consumers unless its configuration names a limit (and takes no -1 for none)."""
 
 COLOURS: Final = ("white", "black", "random")
-"""What a room's creator chooses for the first seat: White, Black or decided at the start."""
+"""What a room's creator chooses for their seat: White, Black or decided at the start."""
 
 FIELDS: Final[dict[str, tuple[str, ...]]] = {
     # the game subject: each message applies to the room's version n
-    "room": ("colours",),  # create the room (n = 0): the first seat's colour
+    "room": ("colours",),  # create the room (n = 0): the creator's colour
     "join": ("name", "nonce"),  # take the first free seat; the nonce feeds a random colour draw
     "start": (),  # either seated player starts a game once both seats are taken (a rematch after one)
     "move": ("ply", "move"),  # the move after ``ply`` moves of the game in progress, long form
@@ -98,13 +98,15 @@ FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "leave": (),  # give up the seat (and the game in progress)
     # the chat subject: n counts the author's lines
     "chat": ("text",),
-    # presence, core NATS: n is the author's clock (ms)
-    "here": (),
+    # presence, core NATS: n is the author's clock (ms); seq the last stream sequence its room folded
+    "here": ("seq",),
+    "who": ("seq",),  # arriving: who is there? (every page answers here)
     "gone": (),
 }
 """The fields of each kind of message, in the order the signature covers them."""
 GAME_KINDS: Final = ("room", "join", "start", "move", "resign", "leave")
-_INT_FIELDS: Final = ("ply",)
+_INT_FIELDS: Final = {"ply": 100_000, "seq": (1 << 53) - 1}
+"""The fields that are counts, and their largest value."""
 _ROOM_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
@@ -260,7 +262,7 @@ def decode(data: bytes) -> Message:
     for name in FIELDS[kind]:
         value = obj.get(name)
         if name in _INT_FIELDS:
-            if type(value) is not int or value < 0 or value > 100_000:
+            if type(value) is not int or value < 0 or value > _INT_FIELDS[name]:
                 raise BadMessage("malformed", f"{name} is not a count")
         elif type(value) is not str:
             raise BadMessage("malformed", f"{name} is not text")

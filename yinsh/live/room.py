@@ -13,6 +13,13 @@ the same turn) never counts twice. The stream's side of the same guard: a publis
 with the expected last sequence of the game subject set to :attr:`Room.game_seq`, the last
 one it has folded (junk included), so the relay refuses a second event for one turn.
 
+A room is folded as a **prefix** of its stream: :attr:`Room.seq` is the last stream sequence
+folded, of any of the room's subjects, and a message at or below it is one folded already
+(redelivered). A reader that lost its consumer (a connection dropped while messages were on
+their way, a relay restarted, a node lost) reads again from ``seq + 1``, and a reader that is
+unsure asks the stream for the room's last stored sequence: :meth:`Room.behind` says whether
+it has folded everything up to it. Readers that folded the same prefix show the same room.
+
 What a local player may do is asked of the room first (:meth:`Room.draft_move` and the other
 ``draft_`` methods): each returns the :class:`~yinsh.live.protocol.Draft` to sign and send,
 or raises :class:`LiveError` saying why not.
@@ -65,7 +72,8 @@ from yinsh.state import has_row, ring_moves
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["LiveError", "Seat", "ChatLine", "Room", "CHAT_BURST", "CHAT_WINDOW_MS", "PRESENCE_TIMEOUT_MS"]
+__all__ = ["LiveError", "Seat", "ChatLine", "Room", "CHAT_BURST", "CHAT_WINDOW_MS", "PRESENCE_TIMEOUT_MS",
+           "HEARTBEAT_MS", "QUIET_CHECK_MS"]
 
 CHAT_BURST: Final = 5
 """A chat author may write this many lines…"""
@@ -73,8 +81,13 @@ CHAT_WINDOW_MS: Final = 10_000
 """…in any window this long (the relay's timestamps: every page counts alike)."""
 MAX_CHAT_LINES: Final = 200
 """The lines a room keeps for its page (the stream keeps more)."""
-PRESENCE_TIMEOUT_MS: Final = 15_000
-"""Someone not heard of for this long (their page beats every 5 s) is no longer connected."""
+HEARTBEAT_MS: Final = 3_000
+"""How often a page in a room says ``here`` (and at once when it connects or is asked ``who``)."""
+PRESENCE_TIMEOUT_MS: Final = 10_000
+"""Someone not heard of for this long (three beats missed) is no longer connected."""
+QUIET_CHECK_MS: Final = 5_000
+"""A reader that folded nothing for this long asks the stream for the room's last stored sequence
+(and again after as long, while quiet): a message its consumer lost on the way is read again, whatever lost it."""
 PHASES: Final = ("new", "waiting", "playing", "over")
 """``new`` (no room yet: not created, or its messages expired), ``waiting`` (for players or a
 start), ``playing``, ``over`` (a game ended; a start begins a rematch)."""
@@ -123,8 +136,9 @@ class Room:
     :attr:`game` (the game in progress or the last one, a :class:`yinsh.Game`), :attr:`games`
     (how many were started), :attr:`white` (the seat playing White), :attr:`ending`
     (``resign``, ``leave`` or ``rules``), :attr:`loser` (the seat that resigned or left),
-    :attr:`version`, :attr:`game_seq` and :attr:`chat_seq` (the last stream sequence folded
-    on each subject), :attr:`chat`, :attr:`ignored` (why messages were ignored, with counts).
+    :attr:`version`, :attr:`seq` (the last stream sequence folded, any subject of the room),
+    :attr:`game_seq` and :attr:`chat_seq` (the last folded on each subject), :attr:`chat`,
+    :attr:`ignored` (why messages were ignored, with counts).
     """
 
     def __init__(self, name: str) -> None:
@@ -143,6 +157,7 @@ class Room:
         self.version = 0
         self.events: list[int] = []
         """The stream sequence of each event accepted, by version: whose event won a turn."""
+        self.seq = 0
         self.game_seq = 0
         self.chat_seq = 0
         self.chat: list[ChatLine] = []
@@ -199,6 +214,26 @@ class Room:
         loser_white = self.loser == self.white
         return "0-1" if loser_white else "1-0"
 
+    def behind(self, last_stored: int) -> bool:
+        """Whether the stream holds a message of this room that is not folded yet: ``last_stored``
+        is the stream sequence of the room's last stored message (0: none), as the relay says."""
+        return last_stored > self.seq
+
+    def seat_colour(self, seat: int) -> str | None:
+        """The colour seat ``seat`` plays: in the game in progress or the last one; before the
+        first, the one the creator chose for their seat (the other seat the other colour);
+        ``None`` while the colours are to be drawn at the start."""
+        if self.game is not None:
+            return "white" if seat == self.white else "black"
+        if self.colours not in ("white", "black"):
+            return None
+        return self.colours if seat == self._creators_seat() else ("black" if self.colours == "white" else "white")
+
+    def _creators_seat(self) -> int:
+        """The seat the creator's colour choice is for: theirs, else the first."""
+        seat = self.seat_of(self.creator) if self.creator else None
+        return 0 if seat is None else seat
+
     def author(self, key: str) -> str:
         """How chat names ``key``: a seat's player name, else ``watcher N`` (in the order watchers
         first wrote)."""
@@ -216,7 +251,9 @@ class Room:
         """Fold one stored message (raw bytes) with a synchronous verifier: ``verify(message,
         signed_text)`` is whether the message's key signed that text. A transport that verifies
         asynchronously (WebCrypto) calls :func:`~yinsh.live.protocol.decode`, verifies, then
-        :meth:`apply` (or :meth:`junk`) itself, in the stream's order."""
+        :meth:`apply` (or :meth:`junk`) itself, in the stream's order. ``subject``: ``game``,
+        ``chat``, or anything else for a message stored on another subject of the room (a
+        hostile client's: its sequence is folded, the message ignored)."""
         try:
             message = decode(data)
         except BadMessage as exc:
@@ -226,7 +263,7 @@ class Room:
 
     def junk(self, subject: str, seq: int, reason: str) -> None:
         """Count a stored message that is not one (``malformed``, ``oversized``, ``unsigned``):
-        its sequence still moves the subject's last one."""
+        its sequence still moves the subject's last one (and :attr:`seq`)."""
         if self._advance(subject, seq):
             self._ignore(reason)
 
@@ -234,9 +271,11 @@ class Room:
         """Fold the message stored at stream sequence ``seq`` on ``subject`` (``game`` or ``chat``)
         at the relay's ``time_ms``. ``verified``: its signature is its key's. Returns the message
         when it counted, ``None`` when it was ignored (and counted in :attr:`ignored`) or had
-        been folded already (a sequence not above the subject's last: redelivered)."""
+        been folded already (a sequence not above :attr:`seq`: redelivered)."""
         if not self._advance(subject, seq):
             return None
+        if subject not in ("game", "chat"):
+            return self._ignore("subject")
         if not verified:
             return self._ignore("bad signature")
         if subject == "chat":
@@ -254,16 +293,14 @@ class Room:
         return message
 
     def _advance(self, subject: str, seq: int) -> bool:
+        """Whether the message at ``seq`` is new (above :attr:`seq`): then it is folded."""
+        if seq <= self.seq:
+            return False
+        self.seq = seq
         if subject == "game":
-            if seq <= self.game_seq:
-                return False
             self.game_seq = seq
         elif subject == "chat":
-            if seq <= self.chat_seq:
-                return False
             self.chat_seq = seq
-        else:
-            return False
         return True
 
     def _ignore(self, reason: str) -> Message | None:
@@ -343,7 +380,8 @@ class Room:
         elif self.colours == "random":
             white = _draw(first.nonce, second.nonce, seq)
         else:
-            white = 0 if self.colours == "white" else 1
+            chooser = self._creators_seat()
+            white = chooser if self.colours == "white" else 1 - chooser
         self.white = white
         self._pairing = (self.seats[white].key, self.seats[1 - white].key)  # type: ignore[union-attr]
         self.game = Game()
@@ -394,16 +432,23 @@ class Room:
     # -- presence (core NATS, not stored) ------------------------------------------------
 
     def presence(self, message: Message, verified: bool, now_ms: int) -> bool:
-        """Note a presence message (``here`` every few seconds, ``gone`` when a page closes) heard
-        at the page's clock ``now_ms``; ``n`` is the sender's clock, which must grow."""
-        if not verified or message.kind not in ("here", "gone") or message.n <= self._clocks.get(message.key, -1):
+        """Note a presence message heard at the page's clock ``now_ms``: ``here`` (every
+        :data:`HEARTBEAT_MS`), ``who`` (a page that arrives asks who is there, and is there: every
+        page answers ``here`` at once), ``gone`` (a page closing). ``n`` is the sender's clock,
+        which must grow; whether the message counted."""
+        kind = message.kind
+        if not verified or kind not in ("here", "who", "gone") or message.n <= self._clocks.get(message.key, -1):
             return False
         self._clocks[message.key] = message.n
-        if message.kind == "here":
-            self._seen[message.key] = now_ms
-        else:
+        if kind == "gone":
             self._seen.pop(message.key, None)
+        else:
+            self._seen[message.key] = now_ms
         return True
+
+    def heard(self, key: str) -> bool:
+        """Whether ``key``'s page was heard of at all (here, who or gone)."""
+        return key in self._clocks
 
     def connected(self, key: str, now_ms: int) -> bool:
         """Whether ``key``'s page was heard of within :data:`PRESENCE_TIMEOUT_MS`."""
@@ -500,8 +545,10 @@ class Room:
         return Draft(self.name, "chat", self._chat_counter.get(key, 0) + 1, [("text", clean)])
 
     def draft_presence(self, kind: str, clock_ms: int) -> Draft:
-        """``here`` (a heartbeat) or ``gone``; ``clock_ms`` must grow from one to the next."""
-        return Draft(self.name, kind, clock_ms, [])
+        """``here`` (a heartbeat), ``who`` (arriving) or ``gone``; ``clock_ms`` must grow from one
+        to the next. ``here`` and ``who`` say how far this page has read (:attr:`seq`): a page
+        that hears of a room read further than its own asks the stream at once."""
+        return Draft(self.name, kind, clock_ms, [] if kind == "gone" else [("seq", self.seq)])
 
     def _seated(self, key: str) -> None:
         if self.seat_of(key) is None:

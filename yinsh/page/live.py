@@ -40,21 +40,25 @@ from .computer import NAMES
 from .settings import REMOTE, Settings
 
 __all__ = ["SeatView", "RoomView", "room_view", "live_settings", "Follower", "CONNECTIONS", "room_link",
-           "ending_text", "kept_notice", "live_prompt"]
+           "ending_text", "kept_notice", "live_prompt", "remote_words", "PRESENCE_GRACE_MS"]
 
 CONNECTIONS: Final = ("connecting", "open", "reconnecting", "failed")
 """How the page is connected to the relay: first connecting, open, lost and trying again, or
 never reached (``failed``: the page says so in one line)."""
+PRESENCE_GRACE_MS: Final = 1_500
+"""How long after the page connected a seat not heard of yet is shown neither connected nor
+disconnected: the page asked who is there, and the answers take a moment."""
 
 
 class SeatView:
-    """One seat as the panel shows it: its colour in the game (``""`` before the first start),
-    the player's name (``""`` when free), whether their page is connected, whether it is
-    this page's, and whether they are to move."""
+    """One seat as the panel shows it: its colour (in the game, or the one the host chose before
+    the first start; ``""`` while it is to be drawn), the player's name (``""`` when free),
+    whether their page is connected (``None``: not known yet, the page just arrived), whether it
+    is this page's, and whether they are to move."""
 
     __slots__ = ("colour", "name", "connected", "mine", "to_move")
 
-    def __init__(self, colour: str, name: str, connected: bool, mine: bool, to_move: bool) -> None:
+    def __init__(self, colour: str, name: str, connected: bool | None, mine: bool, to_move: bool) -> None:
         self.colour = colour
         self.name = name
         self.connected = connected
@@ -62,13 +66,14 @@ class SeatView:
         self.to_move = to_move
 
     def label(self) -> str:
-        """``Ana (White) · you · to move``, ``free seat``, ``Ben · disconnected``."""
+        """``Ana (White) · you · to move``, ``free seat (Black)``, ``Ben · disconnected``."""
+        colour = f" ({NAMES[self.colour]})" if self.colour else ""
         if not self.name:
-            return "free seat"
-        parts = [self.name + (f" ({NAMES[self.colour]})" if self.colour else "")]
+            return "free seat" + colour
+        parts = [self.name + colour]
         if self.mine:
             parts.append("you")
-        if not self.connected and not self.mine:
+        if self.connected is False and not self.mine:
             parts.append("disconnected")
         if self.to_move:
             parts.append("to move")
@@ -83,20 +88,24 @@ class RoomView:
 
     ``live`` and ``seat`` are ``#board``'s ``data-live`` (``waiting``, ``playing``,
     ``reconnecting``, ``over``) and ``data-seat`` (``white``, ``black``, ``watcher``);
-    ``line`` the room's state in one sentence; ``seats`` the two seats; ``watchers`` who else
-    is connected; ``can_join``, ``can_start`` (``start_label``: Start or Rematch),
-    ``can_resign``, ``can_leave`` which buttons show; ``chat`` the lines (author, text)."""
+    ``line`` the room's state in one sentence; ``seats`` the two seats; ``players`` what the
+    players' card says under each colour (``white``, ``black``: a name, ``seat free``, ``decided
+    at the start``); ``watchers`` who else is connected; ``can_join``, ``can_start``
+    (``start_label``: Start or Rematch), ``can_resign``, ``can_leave`` which buttons show;
+    ``can_share`` whether the room's link is offered (once the room exists); ``chat`` the lines
+    (author, text)."""
 
-    __slots__ = ("live", "seat", "line", "seats", "watchers", "can_join", "can_start", "start_label", "can_resign",
-                 "can_leave", "can_chat", "chat", "ignored")
+    __slots__ = ("live", "seat", "line", "seats", "players", "watchers", "can_join", "can_start", "start_label",
+                 "can_resign", "can_leave", "can_chat", "can_share", "chat", "ignored")
 
     def __init__(self) -> None:
         self.live = "waiting"
         self.seat = "watcher"
         self.line = ""
         self.seats: list[SeatView] = []
+        self.players: dict[str, str] = {}
         self.watchers: list[str] = []
-        self.can_join = self.can_start = self.can_resign = self.can_leave = self.can_chat = False
+        self.can_join = self.can_start = self.can_resign = self.can_leave = self.can_chat = self.can_share = False
         self.start_label = "Start"
         self.chat: list[tuple[int, str, str]] = []
         self.ignored = 0
@@ -131,11 +140,14 @@ def _colour_names(room: Room) -> dict[str, str]:
     return out
 
 
-def room_view(room: Room, key: str, now_ms: int, connection: str, read_all: bool = False) -> RoomView:
+def room_view(room: Room, key: str, now_ms: int, connection: str, read_all: bool = False,
+              connected_at: int | None = None) -> RoomView:
     """What the room's panel and ``#board`` show to the page whose key is ``key``, at the
     page's clock ``now_ms``, connected as ``connection`` (:data:`CONNECTIONS`); ``read_all``:
     the page has read everything the relay keeps of the room (a room still ``new`` then does
-    not exist)."""
+    not exist); ``connected_at``: when the page's connection opened (or last came back), at its
+    clock: for :data:`PRESENCE_GRACE_MS` after, a player not heard of yet is not called
+    disconnected."""
     view = RoomView()
     mine = room.seat_of(key)
     started = room.game is not None
@@ -143,13 +155,22 @@ def room_view(room: Room, key: str, now_ms: int, connection: str, read_all: bool
     view.live = "reconnecting" if connection == "reconnecting" else (
         room.phase if room.phase in ("playing", "over") else "waiting")
     to_move = room.to_move_key()
+    arriving = connected_at is not None and now_ms - connected_at < PRESENCE_GRACE_MS
     for i, seat in enumerate(room.seats):
-        colour = ("white" if i == room.white else "black") if started else ""
+        colour = room.seat_colour(i) or ""
         if seat is None:
             view.seats.append(SeatView(colour, "", False, False, False))
         else:
-            connected = seat.key == key or room.connected(seat.key, now_ms)
+            connected: bool | None = seat.key == key or room.connected(seat.key, now_ms)
+            if not connected and arriving and not room.heard(seat.key):
+                connected = None
             view.seats.append(SeatView(colour, seat.name, connected, seat.key == key, seat.key == to_move))
+    for colour in ("white", "black"):
+        held = next((s for s in view.seats if s.colour == colour), None)
+        if held is not None and held.name:
+            view.players[colour] = held.name + (" (you)" if held.mine else "")
+        else:
+            view.players[colour] = "decided at the start" if held is None else "seat free"
     seated_names = {s.name for s in room.seats if s is not None}
     present = [name for name in room.present(now_ms) if name not in seated_names]
     unnamed = present.count("a watcher")  # watchers are numbered by their first chat line
@@ -165,6 +186,7 @@ def room_view(room: Room, key: str, now_ms: int, connection: str, read_all: bool
         view.can_resign = mine is not None and room.phase == "playing"
         view.can_leave = mine is not None
         view.can_chat = True
+        view.can_share = room.creator != key or mine is not None  # a host's link once they are seated
     view.line = _line(room, mine, connection, read_all)
     view.chat = [(line.seq, line.author, line.text) for line in room.chat]
     view.ignored = sum(room.ignored.values())
@@ -221,6 +243,24 @@ def live_prompt(room: Room, view: RoomView, to_move: str, person_to_move: bool) 
     return f"{mover} to move", "Their move appears here as soon as it is played."
 
 
+def remote_words(room: Room, key: str) -> str:
+    """What a click on the board says in a live room when this page may not move (a game by
+    link's words would be wrong here)."""
+    if room.phase == "playing":
+        if room.seat_of(key) is None:
+            return "You are watching: the players move on their own pages."
+        mover = room.to_move_key()
+        seat = room.seat_of(mover) if mover is not None else None
+        name = room.seats[seat].name if seat is not None and room.seats[seat] is not None else "your opponent"  # type: ignore[union-attr]
+        return f"It is {name}'s move: it appears here as soon as they play it."
+    if room.phase == "over":
+        return "The game is over: either player may start a rematch."
+    if room.seat_of(key) is None:
+        return "The game has not started: take a seat to play, or watch."
+    return "The game has not started: " + ("wait for a second player." if room.free_seat() is not None
+                                           else "press Start when you are ready.")
+
+
 def live_settings(room: Room, key: str) -> Settings:
     """Who plays each colour at this page: the colour of ``key``'s seat by hand while the game
     is on, everything else on another device (a watcher, or a game over, moves for nobody)."""
@@ -271,6 +311,7 @@ class Follower:
         session = self.session
         game = room.game
         settings = live_settings(room, self.key)
+        session.remote_words = remote_words(room, self.key)
         if game is None or room.games != self.games:
             self.games = room.games
             self.sending = None

@@ -99,6 +99,10 @@ class Session:
         :data:`~yinsh.page.words.KEYBOARD`; the page's words are those of that input."""
         self.sound = False
         """Whether moves make sounds (the visitor's choice; off until switched on)."""
+        self.remote_words = ""
+        """What a click on the board says while a player on another device is to move, where the
+        words of a game by link would be wrong (a live room's: its :class:`~yinsh.page.live.Follower`
+        sets them); ``""``: a game by link's."""
         self.open(game, settings, notices or [], seed)
 
     # ------------------------------------------------------------------ what the page tells it
@@ -251,7 +255,7 @@ class Session:
         if self.computer_to_move() is not None:
             return f"{self.name_of(self.game.to_move)} is to move: wait for it."
         if self.remote_to_move():
-            return f"{NAMES[self.game.to_move]} plays on their own device: send them the link."
+            return self.remote_words or f"{NAMES[self.game.to_move]} plays on their own device: send them the link."
         return ""
 
     def locked_out(self) -> bool:

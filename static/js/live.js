@@ -1,6 +1,8 @@
-// A live room's seat key, with WebCrypto's Ed25519 (loaded by yinsh/web/live.py only when a room
-// opens). Everything crosses to Python as text: keys and signatures in base64url without padding
-// (43 and 86 characters, as yinsh/live/protocol.py writes them), signed texts as strings (UTF-8 here).
+// The JavaScript half of a live room (loaded by yinsh/web/relay.py only when a room opens): the
+// seat's key, with WebCrypto's Ed25519, and the few calls to the relay (nats.ws) that are better
+// made here than crossed one by one from Python. Everything crosses to Python as text or numbers:
+// keys and signatures in base64url without padding (43 and 86 characters, as
+// yinsh/live/protocol.py writes them), signed texts as strings (UTF-8 here).
 // The private key never leaves this browser: kept as a JWK in localStorage; if storage fails the key
 // lives as long as the page, and `stored` says so.
 
@@ -83,16 +85,65 @@ export function text(data) {
   return new TextDecoder().decode(data);
 }
 
+// ------------------------------------------------------------------ the relay
+
+const pulls = new Set();  // the pulls under way: a reconnect ends them (their messages may be lost)
+
+/** Connect to the relay with nats.ws (`nats`, the module) and report every change of the
+ * connection to `onStatus(type)` ("disconnect", "reconnecting", "reconnect", "closed", …). On a
+ * "reconnect" the pulls under way end at once: a pull sent on the lost connection may have had
+ * its messages delivered to it (lost, though the consumer counts them delivered), so the reader
+ * must read again from the last sequence it folded, not wait for the pull to expire. */
+export async function connect(nats, options, onStatus) {
+  const nc = await nats.connect(options);
+  (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === "reconnect") stopPulls();
+      onStatus(status.type);
+    }
+  })().catch(() => {});
+  nc.closed().then(() => onStatus("closed"));
+  return nc;
+}
+
+/** End the pulls under way at once (the reader has something to do first). */
+export function stopPulls() {
+  for (const messages of pulls) messages.stop();
+}
+
 /** The next stored messages of `consumer` (an ordered consumer), in the stream's order, as an
  * array: one pull and one answer to Python for up to `max` of them. Ask for no more than are
  * stored (the last message's `info.pending`): the pull then ends at once; with nothing stored
- * it waits up to `expires` ms for one. An empty array: nothing came. */
+ * it waits up to `expires` ms for one. An empty array: nothing came (or a reconnect ended it). */
 export async function pull(consumer, max, expires) {
   const batch = [];
   const messages = await consumer.fetch({ max_messages: max, expires, callback: (m) => { batch.push(m); } });
-  const error = await messages.iterClosed;
-  if (error && !batch.length) throw error;
+  pulls.add(messages);
+  try {
+    const error = await messages.iterClosed;
+    if (error && !batch.length) throw error;
+  } finally {
+    pulls.delete(messages);
+  }
   return batch;
+}
+
+/** Delete the relay's side of an ordered consumer no longer read (best effort: the relay drops
+ * an idle one by itself after a while). */
+export function dropConsumer(manager, stream, consumer) {
+  const name = consumer && consumer.currentConsumer && consumer.currentConsumer.name;
+  if (name) manager.consumers.delete(stream, name).catch(() => {});
+}
+
+/** The stream sequence of the last message stored on `subject` (wildcards allowed: a room's
+ * subjects), or 0 when the stream holds none. */
+export async function lastStored(manager, stream, subject) {
+  try {
+    return (await manager.streams.getMessage(stream, { last_by_subj: subject })).seq;
+  } catch (e) {
+    if (e && e.api_error && e.api_error.code === 404) return 0;
+    throw e;
+  }
 }
 
 /** Sign `text` and publish the message at once, while the page draws the move: `head` is the
