@@ -104,6 +104,15 @@ async def play_moves(players: list[RoomClient], plies: int, rng: random.Random,
             await each(game.ply)
 
 
+async def level(people: list[RoomClient], timeout: float = 20.0) -> None:
+    """Wait until every one of ``people`` has folded the furthest version any of them has:
+    :func:`play_moves` returns once the last *mover's* room folded its move, and the others' rooms
+    may still be a move behind."""
+    version = max(person.room.version for person in people)
+    for person in people:
+        await person.wait_for(lambda room: room.version >= version, timeout)
+
+
 async def close_all(people: list[RoomClient]) -> None:
     for person in people:
         await person.close()
