@@ -49,6 +49,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 from yinsh.live.client import Refused, RoomClient, connect, ensure_stream, new_room_name  # noqa: E402
 from yinsh.live.protocol import STREAM  # noqa: E402
+from yinsh.live.room import Room  # noqa: E402
 from yinsh.live.server import Relay, free_port  # noqa: E402
 
 SETUP_CONCURRENCY = 50
@@ -110,6 +112,11 @@ async def _setup(connections: list, index: int, heartbeat: float) -> Pair:
     return pair
 
 
+def _at_version(version: int) -> Callable[[Room], bool]:
+    """Whether a room has accepted ``version`` events (a predicate for ``RoomClient.wait_for``)."""
+    return lambda room: room.version >= version
+
+
 async def _play(pair: Pair, until: float, rng: random.Random) -> None:
     await asyncio.sleep(rng.random())  # spread the rooms over the second
     while time.perf_counter() < until:
@@ -118,11 +125,11 @@ async def _play(pair: Pair, until: float, rng: random.Random) -> None:
             leader = max(pair.players, key=lambda c: c.room.version)
             if leader.room.phase != "playing":
                 other = pair.players[0] if leader is pair.players[1] else pair.players[1]
-                await other.wait_for(lambda room, v=leader.room.version: room.version >= v)
+                await other.wait_for(_at_version(leader.room.version))
                 await pair.players[0].start()  # a rematch
                 continue
             mover = next(c for c in pair.players if c.key == leader.room.to_move_key())
-            await mover.wait_for(lambda room, v=leader.room.version: room.version >= v)
+            await mover.wait_for(_at_version(leader.room.version))
             game = mover.room.game
             assert game is not None
             move = str(rng.choice(game.legal_moves()))
