@@ -55,7 +55,7 @@ THINK_JS = """async ([code, level, seed]) => {
 
 def browser_times(codes_by_level: dict[int, list[str]], print_=print) -> tuple[dict[int, dict], str]:
     """Think times per level in the page's worker; and the worker's Python version."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import ConsoleMessage, sync_playwright
 
     from yinsh.serve import make_server
 
@@ -69,7 +69,12 @@ def browser_times(codes_by_level: dict[int, list[str]], print_=print) -> tuple[d
             browser = playwright.chromium.launch(**launch_options())
             page = browser.new_page()
             errors: list[str] = []
-            page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+
+            def on_console(message: ConsoleMessage) -> None:
+                if message.type == "error":
+                    errors.append(message.text)
+
+            page.on("console", on_console)
             page.goto(url)
             page.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=BOOT_TIMEOUT_MS)
             start = time.perf_counter()

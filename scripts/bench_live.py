@@ -5,23 +5,47 @@ first, the page's own figures (scripts/bench_live_page.py: a move from a click o
 drawn on the other, back in the seat after a reload, in a flooded room, the bytes a hotseat game
 loads for live play).
 
-**One relay** (``--rooms``, one run per size): each room has two players; the player to move
-publishes one event a second, guarded by the expected last subject sequence its own reader saw,
-and both players read every event back from the stream through their own consumer. By default
-the players are *lean* (scripts/live_load.py): the random legal games and every signed message
-are prepared before the clock starts (a signature covers the room, the room's version and the
-move, all known beforehand; the stream's sequences only go in headers), readers compare the
-bytes they fold with the room's script, and the processes (``--processes``, one per core by
-default) share a few connections each, one subscription per connection for all its players'
-consumers. ``--players checked`` plays through the reference client instead (yinsh.live.client:
-every move signed at the time and checked by both players with the rules and Ed25519, as pages
-do), which costs the generator several times the relay's CPU. A move's latency is the time from
-its publish to the opponent's reader folding it, both in one process, on one clock. A move is
-*lost* when its publish was acknowledged but the opponent never folded it, *doubled* when the
-opponent folded it twice. The report gives the relay's and the generator's CPU (and how long
-each waited for a CPU: on a shared machine, the other work), so a machine too small or too busy
-to drive the target says so in figures: the relay's core per 1,000 moves/s tells what a larger
-one needs.
+**One relay: the relay's CPU a move** (``--rooms``, ``--rounds``). Each room has two players;
+the player to move publishes one event a second, guarded by the expected last subject sequence
+its own reader saw, and both players read every event back from the stream through their own
+consumer. By default the players are *lean* (scripts/live_load.py): the random legal games and
+every signed message are prepared before the clock starts (a signature covers the room, the
+room's version and the move, all known beforehand; the stream's sequences only go in headers),
+readers compare the bytes they fold with the room's script, and the processes (``--processes``,
+one per core by default) share a few connections each (``--connections``). The figure is the
+relay's CPU a move: CPU seconds of the nats-server process (user and system, all its threads,
+from ``/proc``) over the run, divided by the messages published in it (a move a second a room;
+now and then a rematch's start), so a machine shared with other work still measures it (that
+work takes wall time, not the relay's CPU seconds). Three runs make a round, each on its own
+fresh relay (an empty store, no consumer or subscription left over from another run), in an
+order that turns by one each round:
+
+- **the baseline**: bare JetStream, nothing of the protocol: a stream of its own (file
+  storage, plain limits), a subject a room, one publisher a room publishing a message a second
+  (the lengths of the room's real signed moves) guarded by ``Nats-Expected-Last-Subject-Sequence``
+  and waiting for the acknowledgement, and two readers a room, each a push consumer with no
+  acknowledgements delivering to a subscription its connection shares (the cheapest reader that
+  still receives every message from the stream: no pull requests, flow control or heartbeats);
+- **the protocol, push readers**: the lean players, each reading through such a push consumer;
+- **the protocol, page-like readers**: each player reads as the page does (an ordered pull
+  consumer fetched as nats.js fetches: as many as the last message said were pending, 1 to 100,
+  expiring after 2 s with an idle heartbeat every second, from an inbox subscription made for
+  the pull), says it is here every ``--presence`` seconds on the room's presence subject and
+  hears both players' beats through its own core subscription.
+
+Each run prints its figures (moves, latency, lost and doubled, the relay's and the generator's
+CPU and how long each waited for a CPU); the rounds end in a table, for each size, of the
+relay's CPU a move for each (median and range over the rounds) and its ratio to the same
+round's baseline, and whether the page-like readers stay within :data:`TARGET` × the baseline.
+When they do not (or with ``--breakdown always``), the breakdown runs more rounds of steps from
+the page-like readers towards push readers, each leaving one thing out (presence, the pulls'
+idle heartbeat, a subscription a pull, a pull a message), and prints what each step saves.
+``--players checked`` plays through the reference client instead (yinsh.live.client: every
+move signed at the time and checked by both players with the rules and Ed25519, as pages do),
+one run a size, which costs the generator several times the relay's CPU. A move's latency is
+the time from its publish to the opponent's reader folding it, both in one process, on one
+clock. A move is *lost* when its publish was acknowledged but a reader other than its sender
+never folded it, *doubled* when a reader folded it twice.
 
 **The cluster** (``--kill``, one run per fault): checked players (ordered consumers whose idle
 heartbeat is ``--cluster-heartbeat``, two missed and one is made again on a live node), a node
@@ -32,8 +56,9 @@ pause from the fault to the end of the run.
 Traffic is on 127.0.0.1 only; every run is bounded by ``--seconds`` plus the set-up, and the
 relays stop with the script. Figures go to standard output: this is a benchmark, never a test.
 
-    python scripts/bench_live.py                       # the page, 2,000 rooms for 30 s, the cluster's faults
-    python scripts/bench_live.py --skip-page --skip-cluster --rooms 500 1000 2000
+    python scripts/bench_live.py                       # the page, 3 rounds of 500 rooms for 30 s, the cluster
+    python scripts/bench_live.py --skip-page --skip-cluster --rooms 200 500 --rounds 3
+    python scripts/bench_live.py --skip-page --skip-cluster --rooms 500 --breakdown always
     python scripts/bench_live.py --skip-page --skip-single --kill leader leader-ldm
 """
 
@@ -46,17 +71,24 @@ import multiprocessing
 import os
 import random
 import shutil
+import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from live_load import PRESENCE_SECONDS, Mode, ensure_bare_stream  # noqa: E402
+
 from yinsh.live.client import Refused, RoomClient, connect, ensure_stream, new_room_name  # noqa: E402
 from yinsh.live.protocol import STREAM  # noqa: E402
-from yinsh.live.server import Relay, free_port  # noqa: E402
+from yinsh.live.room import Room  # noqa: E402
+from yinsh.live.server import Relay, find_server, free_port  # noqa: E402
 
 SETUP_CONCURRENCY = 50
 
@@ -110,6 +142,11 @@ async def _setup(connections: list, index: int, heartbeat: float) -> Pair:
     return pair
 
 
+def _at_version(version: int) -> Callable[[Room], bool]:
+    """Whether a room has accepted ``version`` events (a predicate for ``RoomClient.wait_for``)."""
+    return lambda room: room.version >= version
+
+
 async def _play(pair: Pair, until: float, rng: random.Random) -> None:
     await asyncio.sleep(rng.random())  # spread the rooms over the second
     while time.perf_counter() < until:
@@ -118,11 +155,11 @@ async def _play(pair: Pair, until: float, rng: random.Random) -> None:
             leader = max(pair.players, key=lambda c: c.room.version)
             if leader.room.phase != "playing":
                 other = pair.players[0] if leader is pair.players[1] else pair.players[1]
-                await other.wait_for(lambda room, v=leader.room.version: room.version >= v)
+                await other.wait_for(_at_version(leader.room.version))
                 await pair.players[0].start()  # a rematch
                 continue
             mover = next(c for c in pair.players if c.key == leader.room.to_move_key())
-            await mover.wait_for(lambda room, v=leader.room.version: room.version >= v)
+            await mover.wait_for(_at_version(leader.room.version))
             game = mover.room.game
             assert game is not None
             move = str(rng.choice(game.legal_moves()))
@@ -318,17 +355,19 @@ def _lean_worker(args: tuple) -> dict:
     from live_load import worker_main
 
     logging.getLogger("nats").setLevel(logging.CRITICAL)
-    url, rooms, seconds, seed, sync, conns, deadline = args
-    return asyncio.run(asyncio.wait_for(worker_main(url, rooms, seconds, seed, sync, conns), deadline))
+    url, rooms, seconds, seed, sync, conns, deadline, mode = args
+    return asyncio.run(asyncio.wait_for(worker_main(url, rooms, seconds, seed, sync, conns, mode), deadline))
 
 
-def run_lean(url: str, rooms: int, seconds: float, procs: int, seed: int, relay: Relay, connections: int) -> dict:
+def run_lean(url: str, rooms: int, seconds: float, procs: int, seed: int, relay: Relay, connections: int,
+             mode: Mode) -> dict:
     """Play ``rooms`` rooms for ``seconds`` with the lean generator (scripts/live_load.py) over
-    ``procs`` processes, which prepare their games and messages before the clock starts."""
+    ``procs`` processes, which prepare their games and messages before the clock starts; the
+    relay's CPU is measured over those ``seconds``, from the moment every room starts."""
     share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
     deadline = seconds + 900
     sync = Path(tempfile.mkdtemp(prefix="yinsh-bench-live-sync-"))
-    jobs = [(url, n, seconds, seed + i, sync, connections, deadline) for i, n in enumerate(share) if n]
+    jobs = [(url, n, seconds, seed + i, sync, connections, deadline, mode) for i, n in enumerate(share) if n]
     with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
         pending = pool.map_async(_lean_worker, jobs)
         while not pending.ready() and len(list(sync.glob("ready-*"))) < len(jobs):
@@ -357,55 +396,195 @@ def run_lean(url: str, rooms: int, seconds: float, procs: int, seed: int, relay:
     merged["server_cpu"] = cpu_after - cpu_before
     merged["server_wait"] = wait_after - wait_before
     merged["server_wall"] = wall
+    merged["ms"] = 1000 * merged["server_cpu"] / merged["messages"] if merged.get("messages") else float("nan")
+    merged["load"] = os.getloadavg()[0]
     return merged
 
 
-def report_lean(title: str, r: dict, seconds: float) -> None:
+def report_lean(r: dict, seconds: float) -> None:
+    """One run's figures: the rooms, the moves and their latency, what was lost, the CPU."""
     lat = [x * 1000 for x in r["latencies"]]
-    rate = r["moves"] / seconds
-    print(f"\n{title}")
+    rate = r["messages"] / seconds
     print(f"  rooms playing          {r['rooms']:,} ({r['failed_setup']} failed to set up; games and messages "
           f"prepared in {r['prepare']:.1f} s, rooms set up in {r['set_up']:.1f} s)")
     for why, n in sorted(r["why"].items()):
         print(f"  set-up failed          {n} × {why}")
-    print(f"  moves                  {r['moves']:,} in {seconds:.0f} s ({rate:,.0f}/s; target {r['rooms']:,}/s)")
+    print(f"  moves                  {r['moves']:,} ({r['messages']:,} messages) in {seconds:.0f} s ({rate:,.0f}/s; "
+          f"target {r['rooms']:,}/s)")
     print(f"  latency, ms            p50 {_percentile(lat, 50):.1f}  p95 {_percentile(lat, 95):.1f}  "
-          f"p99 {_percentile(lat, 99):.1f}  max {max(lat) if lat else float('nan'):.1f}   ({len(lat):,} moves)")
-    print(f"  lost / doubled         {r['lost']} / {r['doubled']}   (folded bytes of no event: {r['unknown']})")
-    print(f"  refused, sent again    {r['refused']} (expected sequence), {r['resends']} (no answer); "
-          f"moves that failed {r['errors']}")
-    met = (r["moves"] >= 0.98 * r["rooms"] * seconds and _percentile(lat, 99) <= 100 and not r["lost"]
+          f"p99 {_percentile(lat, 99):.1f}  max {max(lat) if lat else float('nan'):.1f}   ({len(lat):,} moves read)")
+    met = (r["messages"] >= 0.98 * r["rooms"] * seconds and _percentile(lat, 99) <= 100 and not r["lost"]
            and not r["doubled"] and not r["failed_setup"])
-    print(f"  at this size           {'met' if met else 'NOT met'} (every room a move a second, p99 <= 100 ms, "
-          "0 lost or doubled)")
+    print(f"  lost / doubled         {r['lost']} / {r['doubled']} (folded bytes of no event: {r['unknown']}); "
+          f"refused {r['refused']} (expected sequence), sent again {r['resends']} (no answer), failed {r['errors']}: "
+          f"{'met' if met else 'NOT met'} (a move a second a room, p99 <= 100 ms, 0 lost or doubled)")
     relay = r["server_cpu"] / r["server_wall"]
-    per_1000 = relay / (rate / 1000) if rate else float("nan")
-    print(f"  CPU                    relay {relay:.2f} core ({per_1000:.2f} core per 1,000 moves/s); "
-          f"generator {' + '.join(f'{p:.2f}' for p in r['procs'])} core "
-          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(f"  CPU                    relay {r['server_cpu']:.2f} s = {r['ms']:.3f} ms a move ({relay:.2f} core); "
+          f"generator {' + '.join(f'{p:.2f}' for p in r['procs'])} core (load average {r['load']:.1f} "
+          f"on {os.cpu_count()} cores)")
     print(f"  waiting for a CPU      relay {r['server_wait'] / r['server_wall']:.2f} s a second, generator "
           f"{' + '.join(f'{w:.2f}' for w in r['proc_waits'])} s a second (runnable, not running: "
           "the machine's other work; summed over threads)")
+    if r.get("pulls") or r.get("presence_sent"):
+        per = max(1, r["messages"])
+        print(f"  the readers, a move    {r.get('pulls', 0) / per:.2f} pulls, {r.get('heartbeats', 0) / per:.2f} idle "
+              f"heartbeats, {r.get('expired', 0) / per:.2f} pulls expired; presence {r['presence_sent'] / per:.2f} "
+              f"sent, {r['presence_heard'] / per:.2f} heard ({r.get('probes', 0)} stale checks, "
+              f"{r.get('resets', 0)} consumers made again)")
+
+
+TARGET = 1.5
+"""The page-like readers' relay CPU a move, at most this many times the bare baseline's."""
+BASELINE = Mode("baseline", bare=True)
+PUSH = Mode("protocol, push readers")
+
+
+def _modes(args: argparse.Namespace) -> tuple[list[Mode], list[tuple[Mode, str]]]:
+    """The runs of each round, and the breakdown's: each a step from the page-like readers
+    towards push readers, with what it leaves out."""
+    page = Mode("protocol, page-like readers", reader="pull", presence=args.presence)
+    chain = [
+        (page, f"fetches as pages make them (as many as pending, 1-100, expiring after 2 s, an idle "
+               f"heartbeat every 1 s, an inbox subscription each), presence every {args.presence:g} s"),
+        (Mode("no presence", reader="pull"), "the same without presence (no beats, no presence subscriptions)"),
+        (Mode("no idle heartbeat", reader="pull", heartbeat=0), "and the pulls ask for no idle heartbeat"),
+        (Mode("one inbox a connection", reader="pull", heartbeat=0, inbox="shared"),
+         "and no subscription made and removed a pull: one inbox subscription a connection for its readers"),
+        (Mode("pulls of 100", reader="pull", consume=True, expires=30.0, heartbeat=0, inbox="shared"),
+         "nats.js's consume instead of fetches: 100 messages asked at once (expiring after 30 s), "
+         "asked again when 75 are still to come"),
+        (PUSH, "push readers (a push consumer each, ack none, delivering to a subscription of the connection)"),
+    ]
+    return [BASELINE, PUSH, page], chain
+
+
+async def _prepare_lean(url: str, mode: Mode) -> None:
+    nc = await connect(url)
+    if mode.bare:
+        await ensure_bare_stream(nc)
+    else:
+        await ensure_stream(nc, 1)
+    await nc.close()
+
+
+def _measure(args: argparse.Namespace, tmp: Path, mode: Mode, rooms: int, seed: int, label: str) -> dict | None:
+    """One run on its own fresh relay (an empty store, no consumer left by another run)."""
+    store = tmp / label
+    relay = Relay(store, port=free_port()).start()
+    try:
+        asyncio.run(_prepare_lean(relay.url, mode))
+        return run_lean(relay.url, rooms, args.seconds, args.procs, seed, relay, args.connections, mode)
+    except Exception as exc:  # a run that fails says so and the others go on
+        print(f"  the run failed: {type(exc).__name__}: {exc}"[:300], flush=True)
+        return None
+    finally:
+        relay.stop()
+        shutil.rmtree(store, ignore_errors=True)
+
+
+Results = dict[tuple[int, str], list[dict | None]]
+"""(rooms, mode) → each round's figures (``None``: the run failed)."""
+
+
+def _rounds(args: argparse.Namespace, tmp: Path, modes: list[Mode], sizes: list[int], what: str,
+            notes: dict[str, str]) -> Results:
+    """``args.rounds`` rounds, each running every mode at every size once; the modes' order turns
+    by one each round, so the machine's other load falls on each mode alike."""
+    results: Results = {(n, m.name): [] for n in sizes for m in modes}
+    for round_ in range(args.rounds):
+        for rooms in sizes:
+            turn = round_ % len(modes)
+            for mode in modes[turn:] + modes[:turn]:
+                print(f"\n{what}, round {round_ + 1}/{args.rounds}, {rooms:,} rooms, {args.seconds:.0f} s: {mode.name}"
+                      f" ({notes.get(mode.name, '')}; load average {os.getloadavg()[0]:.1f})", flush=True)
+                r = _measure(args, tmp, mode, rooms, args.seed + 1000 * round_,
+                             f"{what.replace(' ', '-')}-{rooms}-{round_}-{modes.index(mode)}")
+                if r is not None:
+                    report_lean(r, args.seconds)
+                results[(rooms, mode.name)].append(r)
+    return results
+
+
+def _median_range(values: list[float]) -> str:
+    if not values:
+        return "n/a"
+    return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
+
+
+def _summary(args: argparse.Namespace, results: Results, modes: list[Mode], rooms: int, title: str,
+             steps: bool = False) -> dict[str, float]:
+    """The relay's CPU a move at ``rooms`` rooms for each mode, and its ratio to the baseline
+    of the same round (medians and ranges over the rounds); ``steps``: and what each line saves
+    on the one above it (the median of the rounds' differences). The median ratios by mode."""
+    print(f"\n{title}: {rooms:,} rooms at a move a second, {args.seconds:.0f} s a run, {args.rounds} rounds, "
+          f"{args.procs} generator processes × {args.connections} connections (load average "
+          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} now, on {os.cpu_count()} cores)")
+    print(f"  {'':32} {'ms of relay CPU a move':>24}   {'× the baseline':>17}" + ("   saves" if steps else ""))
+    medians: dict[str, float] = {}
+    base = results[(rooms, BASELINE.name)]
+    for i, mode in enumerate(modes):
+        runs = results[(rooms, mode.name)]
+        ms = [r["ms"] for r in runs if r is not None]
+        ratios = [r["ms"] / b["ms"] for r, b in zip(runs, base) if r is not None and b is not None and b["ms"] > 0]
+        medians[mode.name] = statistics.median(ratios) if ratios else float("nan")
+        ratio = f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})" if ratios else "n/a"
+        line = f"  {mode.name:32} {_median_range(ms):>24}   {ratio:>17}"
+        if steps and i > 1:
+            saved = [a["ms"] - r["ms"] for a, r in zip(results[(rooms, modes[i - 1].name)], runs)
+                     if a is not None and r is not None]
+            line += f"   {statistics.median(saved):+.3f} ms" if saved else ""
+        print(line)
+    return medians
+
+
+def lean_rounds(args: argparse.Namespace, tmp: Path) -> None:
+    """The relay's CPU a move: the bare baseline, the protocol with push readers and with
+    page-like readers, interleaved over rounds; then, if the page-like readers cost more than
+    :data:`TARGET` × the baseline (or ``--breakdown always``), where it goes."""
+    modes, chain = _modes(args)
+    page = modes[2]
+    notes = {BASELINE.name: "bare JetStream: a stream, a subject a room, a publisher and two push readers a room",
+             PUSH.name: "the lean players, a push consumer each", page.name: chain[0][1]}
+    print(f"\nthe relay's CPU a move: one nats-server ({find_server()}, file storage), a fresh one each run; "
+          f"{', '.join(f'{n:,}' for n in args.rooms)} rooms, {args.seconds:.0f} s a run, {args.rounds} rounds of "
+          f"{', '.join(m.name for m in modes)}", flush=True)
+    results = _rounds(args, tmp, modes, args.rooms, "cost a move", notes)
+    over = False
+    for rooms in args.rooms:
+        ratios = _summary(args, results, modes, rooms, "the relay's CPU a move (CPU seconds of nats-server ÷ moves)")
+        met = ratios[page.name] <= TARGET
+        over = over or not met
+        print(f"  target: page-like readers ≤ {TARGET:g} × the baseline: {'met' if met else 'NOT met'} "
+              f"({ratios[page.name]:.2f} ×; push readers {ratios[PUSH.name]:.2f} ×)")
+    if args.breakdown == "never" or (args.breakdown == "auto" and not over):
+        return
+    rooms = args.breakdown_rooms or max(args.rooms)
+    steps = [mode for mode, _ in chain]
+    print(f"\nwhere the page-like readers' cost goes: {rooms:,} rooms, {args.rounds} rounds of the baseline and "
+          "each step from the page-like readers to push readers:")
+    for mode, why in chain:
+        print(f"  {mode.name:32} {why}")
+    breakdown = _rounds(args, tmp, [BASELINE] + steps, [rooms], "breakdown",
+                        notes | {mode.name: why for mode, why in chain})
+    _summary(args, breakdown, [BASELINE] + steps, rooms, "where the page-like readers' cost goes", steps=True)
 
 
 def single(args: argparse.Namespace, tmp: Path) -> None:
+    """One relay: the lean players' rounds (:func:`lean_rounds`), or one run a size of the
+    checked players."""
+    if args.players == "lean":
+        lean_rounds(args, tmp)
+        return
     for rooms in args.rooms:
         relay = Relay(tmp / f"single{rooms}", port=free_port()).start()
         try:
             asyncio.run(_prepare(relay.url, 1))
-            if args.players == "lean":
-                print(f"\none nats-server ({relay.binary.name}, file storage), {rooms:,} rooms, {args.seconds:.0f} s, "
-                      f"{args.procs} generator processes × {args.connections} connections, lean players "
-                      f"(games and signed messages prepared before the run; plain push consumers)", flush=True)
-                r = run_lean(relay.url, rooms, args.seconds, args.procs, args.seed, relay, args.connections)
-                report_lean(f"one relay: {rooms:,} rooms", r, args.seconds)
-            else:
-                print(f"\none nats-server ({relay.binary.name}, file storage), {rooms:,} rooms, {args.seconds:.0f} s, "
-                      f"{args.procs} client processes, checked players (yinsh.live.client), "
-                      + (f"ordered consumers (heartbeat {args.heartbeat:g} s)" if args.heartbeat
-                         else "plain push consumers"), flush=True)
-                r = run([relay.url], rooms, args.seconds, args.procs, args.seed, [relay], args.heartbeat)
-                report(f"one relay: {rooms:,} rooms", r, args.seconds)
+            print(f"\none nats-server ({relay.binary.name}, file storage), {rooms:,} rooms, {args.seconds:.0f} s, "
+                  f"{args.procs} client processes, checked players (yinsh.live.client), "
+                  + (f"ordered consumers (heartbeat {args.heartbeat:g} s)" if args.heartbeat
+                     else "plain push consumers"), flush=True)
+            r = run([relay.url], rooms, args.seconds, args.procs, args.seed, [relay], args.heartbeat)
+            report(f"one relay: {rooms:,} rooms", r, args.seconds)
         finally:
             relay.stop()
 
@@ -470,14 +649,26 @@ async def _leader(url: str) -> str | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rooms", type=int, nargs="+", default=[2000],
-                        help="rooms on one relay, one run per figure (default 2,000; e.g. --rooms 500 1000 2000)")
+    parser.add_argument("--rooms", type=int, nargs="+", default=[500],
+                        help="rooms on one relay, each size run in every round (default 500; e.g. --rooms 200 500)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="lean players: rounds, each running the baseline, push readers and page-like readers "
+                             "once at every size, on a fresh relay each (default 3)")
+    parser.add_argument("--presence", type=float, default=PRESENCE_SECONDS,
+                        help="page-like readers: seconds between a page's presence beats "
+                             f"(default {PRESENCE_SECONDS:g}, the page's)")
+    parser.add_argument("--breakdown", choices=("auto", "always", "never"), default="auto",
+                        help="where the page-like readers' cost goes, step by step towards push readers: run when they "
+                             f"cost more than {TARGET:g} × the baseline (auto, the default), always or never")
+    parser.add_argument("--breakdown-rooms", type=int, default=0,
+                        help="rooms for the breakdown (default: the largest of --rooms)")
     parser.add_argument("--players", choices=("lean", "checked"), default="lean",
                         help="on one relay: lean players (scripts/live_load.py: games and signed messages prepared "
                              "before the run, each reader checks the bytes it folds against the room's script; "
                              "the default) or checked players (yinsh.live.client: rules and signatures checked "
                              "per move, as pages do; the generator then needs several times the relay's CPU)")
-    parser.add_argument("--connections", type=int, default=4, help="lean players: connections per process")
+    parser.add_argument("--connections", type=int, default=4,
+                        help="lean players: connections per process (default 4), shared by its players")
     parser.add_argument("--cluster-rooms", type=int, default=300, help="rooms on the cluster (default 300)")
     parser.add_argument("--seconds", type=float, default=30, help="how long the rooms play (default 30)")
     parser.add_argument("--procs", "--processes", type=int, default=os.cpu_count() or 2,

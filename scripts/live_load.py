@@ -1,6 +1,7 @@
 """A lean load generator for one relay (``make bench-live``, ``scripts/bench_live.py``): many rooms
 playing random legal games through the room protocol, with as little Python per move as the
-protocol allows, so that the relay, not the generator, is what is measured.
+protocol allows, so that the relay, not the generator, is what is measured; and the same load
+on a bare JetStream stream, the baseline the relay's cost per move is compared with.
 
 Everything that is not the protocol's live traffic is done before the clock starts:
 
@@ -22,36 +23,122 @@ twice (or out of order) is *doubled*. Signatures and rules are not checked again
 (they were made and checked before the run; every page checks them, see :mod:`yinsh.live.client`
 for the reference client, which the cluster runs use).
 
-Shared, not per room: each process holds a few connections; each player's consumer (one per
-player, a plain push consumer, relay-side the same work as a page's) delivers to a subject of
-its connection, read by one subscription per connection and dispatched by consumer name (the
-delivery's reply subject names it).
+How the players read (:class:`Mode`):
+
+- **push** (the default): each player's consumer is a plain push consumer (ack none, its state
+  in memory), delivering to a subject of its connection, read by one subscription per connection
+  and dispatched by consumer name (the delivery's reply subject names it).
+- **pull, as pages read** (:class:`Puller`, the page's nats.ws reader): an ordered pull
+  consumer on ``yinsh.room.<room>.*`` (ack none, one delivery, in memory, what nats.js's ordered
+  consumer asks for), fetched as nats.js's ``fetch`` does: each pull asks for as many messages as
+  the last one said were pending after it (at least 1, at most 100), expires after 2 s and asks
+  for an idle heartbeat every 1 s (half the expiry, nats.js's), from a new inbox subscription
+  made for that pull and removed after it; so a caught-up reader has one pull outstanding and
+  makes one pull (a subscription, a request, an unsubscription) a message. A reader hearing
+  nothing for 5 s asks the stream for the last message of its room's game and chat subjects
+  (two ``$JS.API.STREAM.MSG.GET`` requests, ``last_by_subj``; never at a move a second) and
+  reads again from what it folded if the relay holds more. With **presence**, each player also
+  says ``here`` (a signed message of about 180 bytes) on the core subject ``yinsh.here.<room>``
+  every few seconds and hears both players' through its own core subscription of that subject.
+  Knobs for a breakdown of what the pulls cost: no idle heartbeat, one inbox subscription per
+  connection for all its readers' pulls, or nats.js's ``consume`` (100 messages asked for at
+  once, asked again as three quarters arrived).
+- **bare** (the baseline): nothing of the protocol. One stream (:data:`BARE_STREAM`: file
+  storage, plain limits), a subject per room, one publisher a room sending a message a second
+  (the room's real signed moves' lengths, as opaque bytes) guarded by
+  ``Nats-Expected-Last-Subject-Sequence`` (the sequence of its own last acknowledgement) and
+  waiting for the acknowledgement, and two readers a room, each a push consumer as above (the
+  cheapest honest reader: no acknowledgements, no pull requests, no flow control or heartbeats,
+  a subscription shared by its connection), both receiving every message.
+
+Shared, not per room: each process holds a few connections (pages have one each).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
+import os
 import random
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nats.aio.client import Client as NATS
 from nats.aio.msg import Msg
-from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from nats.aio.subscription import Subscription
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, RetentionPolicy, StorageType, StreamConfig
+from nats.js.client import JetStreamContext
 from nats.js.errors import APIError
 
-from yinsh.live.client import WRONG_LAST_SEQUENCE, Keys, connect, new_room_name
-from yinsh.live.protocol import STREAM, Draft, decode, game_subject, room_filter
+from yinsh.live.client import HEARTBEAT_SECONDS, WRONG_LAST_SEQUENCE, Keys, connect, new_room_name
+from yinsh.live.protocol import (
+    MAX_CONSUMERS,
+    STREAM,
+    Draft,
+    chat_subject,
+    decode,
+    game_subject,
+    presence_subject,
+    room_filter,
+)
 from yinsh.live.room import Room
 
-__all__ = ["random_script", "worker_main"]
+__all__ = ["Mode", "random_script", "worker_main", "ensure_bare_stream", "BARE_STREAM", "PRESENCE_SECONDS"]
 
 SETUP_CONCURRENCY = 100
 GAMES_IN_POOL = 64
 """Random games per process; each room plays one (its messages are its own: room, keys)."""
+BARE_STREAM = "BENCH_BARE"
+BARE_PREFIX = "bench."
+PRESENCE_SECONDS = HEARTBEAT_SECONDS
+"""How often a page says ``here`` (the page's ``HEARTBEAT_S``, the reference client's too)."""
+PULL_BATCH = 100
+"""The most messages a page's pull asks for (the page's ``PULL_BATCH``)."""
+STALE_SECONDS = 5.0
+"""A page-like reader that heard nothing this long asks the stream for its room's last messages."""
+CONSUME_REFILL = 0.75
+"""nats.js's ``consume``: asks for more once this share of what it asked for is still to come."""
+EXPECTED = "Nats-Expected-Last-Subject-Sequence"
 
 Script = list[tuple[int, str, list[tuple[str, object]]]]
 """A room's events in order: (seat that sends it, kind, fields); the version is the index."""
+
+
+@dataclass(frozen=True)
+class Mode:
+    """What a run plays and how its players read (it goes to the generator's processes)."""
+
+    name: str
+    bare: bool = False
+    """The baseline: bare JetStream, nothing of the protocol (push readers)."""
+    reader: str = "push"
+    """``push`` or ``pull`` (as pages read)."""
+    presence: float = 0.0
+    """Seconds between a player's presence beats; 0: none."""
+    expires: float = 2.0
+    """A pull's expiry, s (the page's ``PULL_EXPIRES_MS``)."""
+    heartbeat: float | None = None
+    """The idle heartbeat a pull asks for, s; ``None``: half the expiry (nats.js's); 0: none."""
+    inbox: str = "pull"
+    """``pull``: a new inbox subscription for each pull (nats.js's ``fetch``); ``shared``: one
+    subscription per connection for all its readers' pulls."""
+    consume: bool = False
+    """nats.js's ``consume`` instead of a fetch at a time: 100 messages asked for, asked again
+    as three quarters of them arrived (or the request expired)."""
+    stale: float = STALE_SECONDS
+    """Pull: seconds without a message before the reader asks for its room's last messages; 0: never."""
+
+    def pull_body(self, batch: int) -> bytes:
+        """A pull request, as nats.js writes it."""
+        heartbeat = self.expires / 2 if self.heartbeat is None else self.heartbeat
+        body: dict[str, int] = {"batch": batch, "max_bytes": 0}
+        if heartbeat:
+            body["idle_heartbeat"] = int(heartbeat * 1e9)
+        body["expires"] = int(self.expires * 1e9)
+        return json.dumps(body, separators=(",", ":")).encode()
 
 
 def random_script(rng: random.Random, events: int) -> Script:
@@ -81,6 +168,15 @@ def random_script(rng: random.Random, events: int) -> Script:
     return script
 
 
+async def ensure_bare_stream(nc: NATS) -> None:
+    """The baseline's stream: file storage, plain limits (old messages discarded, no per-subject
+    limit, no size limit), and only a consumer limit as the rooms' (nats-server refuses a
+    stream's 1,001st consumer when it names none)."""
+    await nc.jetstream().add_stream(StreamConfig(
+        name=BARE_STREAM, subjects=[BARE_PREFIX + "*"], storage=StorageType.FILE, retention=RetentionPolicy.LIMITS,
+        max_consumers=MAX_CONSUMERS))
+
+
 class Player:
     """One seat's reader: how far it has folded its room's script, and the last sequence it saw."""
 
@@ -108,18 +204,40 @@ class Player:
             self.waiter = None
 
 
-class LeanRoom:
-    """A room, its two players, its signed messages, and what happened to each."""
+def _opaque(length: int) -> bytes:
+    """``length`` random bytes of base64url text (as a signed message's key and signature are)."""
+    return base64.urlsafe_b64encode(os.urandom(length))[:length]
 
-    def __init__(self, script: Script) -> None:
+
+class LeanRoom:
+    """A room, its two players, its signed messages, and what happened to each. ``bare``: the
+    baseline's room, on :data:`BARE_STREAM`: the moves' lengths only, one publisher that is
+    neither reader (its events' seat is -1), no set-up events."""
+
+    def __init__(self, script: Script, bare: bool = False) -> None:
         self.name = new_room_name()
-        self.subject = game_subject(self.name)
+        self.bare = bare
         self.players = [Player(self, 0), Player(self, 1)]
-        self.seats = [seat for seat, _, _ in script]
-        self.moves = {i for i, (_, kind, _) in enumerate(script) if kind == "move"}
-        self.data = [self.players[seat].keys.message(Draft(self.name, kind, i, fields))
-                     for i, (seat, kind, fields) in enumerate(script)]
+        signed = [self.players[seat].keys.message(Draft(self.name, kind, i, fields))
+                  for i, (seat, kind, fields) in enumerate(script)]
+        if bare:
+            self.stream = BARE_STREAM
+            self.subject = self.filter = BARE_PREFIX + self.name
+            self.data = [_opaque(len(data)) for data, (_, kind, _) in zip(signed, script) if kind == "move"]
+            self.seats = [-1] * len(self.data)
+            self.moves = set(range(len(self.data)))
+            self.first = 0
+        else:
+            self.stream = STREAM
+            self.subject = game_subject(self.name)
+            self.filter = room_filter(self.name)
+            self.data = signed
+            self.seats = [seat for seat, _, _ in script]
+            self.moves = {i for i, (_, kind, _) in enumerate(script) if kind == "move"}
+            self.first = 4  # created, two seats, started: sent while the rooms are set up
+        self.index = {data: i for i, data in enumerate(self.data)}
         self.sent = 0  # events published and acknowledged
+        self.last_ack = 0  # bare: the subject's last sequence, from the publisher's own acknowledgements
         self.acked: dict[int, int] = {}  # event → stream sequence
         self.started: dict[int, float] = {}  # event → when its publish began
         self.latencies: list[float] = []
@@ -128,6 +246,7 @@ class LeanRoom:
         self.refused = 0  # wrong last sequence: mostly a resend whose first attempt was stored
         self.resends = 0
         self.failed = 0
+        self.heard = 0  # presence messages heard by its players
 
     def fold(self, player: Player, data: bytes, seq: int) -> None:
         index = player.folded
@@ -141,21 +260,25 @@ class LeanRoom:
             waiter = player.waiter
             if waiter is not None and player.folded >= player.want and not waiter.done():
                 waiter.set_result(None)
-        elif data in self.data[:index]:
+        elif self.index.get(data, len(self.data)) < index:
             self.doubled += 1
         else:
             self.unknown += 1
 
-    async def publish(self, js, index: int, deadline: float) -> bool:  # type: ignore[no-untyped-def]
-        """Send event ``index`` from its seat, guarded by what that seat's reader saw."""
-        player = self.players[self.seats[index]]
-        headers = {"Nats-Msg-Id": f"{self.name}.{index}"}
+    async def publish(self, js: JetStreamContext, index: int, deadline: float) -> bool:
+        """Send event ``index`` from its seat, guarded by what that seat's reader saw (bare: by
+        the publisher's last acknowledgement)."""
+        seat = self.seats[index]
+        player = self.players[seat] if seat >= 0 else None
+        headers = {} if self.bare else {"Nats-Msg-Id": f"{self.name}.{index}"}
+        unanswered = False
         while time.perf_counter() < deadline:
-            try:
-                await player.reached(index, max(0.1, deadline - time.perf_counter()))
-            except TimeoutError:
-                break
-            headers["Nats-Expected-Last-Subject-Sequence"] = str(player.last_seq)
+            if player is not None:
+                try:
+                    await player.reached(index, max(0.1, deadline - time.perf_counter()))
+                except TimeoutError:
+                    break
+            headers[EXPECTED] = str(player.last_seq if player is not None else self.last_ack)
             self.started.setdefault(index, time.perf_counter())
             try:
                 # 5 s for an answer: a relay short of CPU is not sent the same move again and again
@@ -163,6 +286,13 @@ class LeanRoom:
             except APIError as exc:
                 if exc.err_code == WRONG_LAST_SEQUENCE:
                     self.refused += 1  # stored meanwhile: an earlier attempt (its answer lost)?
+                    if player is None:  # bare: only its own earlier attempt can have been stored
+                        last = await js.get_last_msg(self.stream, self.subject)
+                        self.last_ack = last.seq or 0
+                        if unanswered:
+                            self.acked[index] = self.last_ack
+                            return True
+                        continue
                     if player.folded > index:  # yes: this very event, folded
                         self.acked[index] = player.last_seq if player.folded == index + 1 else -1
                         return True
@@ -172,20 +302,29 @@ class LeanRoom:
                 continue
             except Exception:  # no answer (a timeout, a reconnection): the same id, stored once
                 self.resends += 1
+                unanswered = True
                 await asyncio.sleep(0.2)
                 continue
-            self.acked[index] = ack.seq
+            self.acked[index] = self.last_ack = ack.seq
             return True
         self.failed += 1
         return False
 
 
-class Dispatch:
-    """One subscription per connection for every consumer delivering to it: the consumers share
-    its literal subject (nats-server binds a push consumer to a literal subscription only, not to
-    a wildcard one) and each delivery's reply names its consumer."""
+def _ack_tokens(reply: str) -> list[str]:
+    """A delivery's reply, ``$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.
+    <time>.<pending>``, as its tokens from the stream on (a domain and an account hash before the
+    stream: 12 tokens or more)."""
+    tokens = reply.split(".")
+    return tokens[2:] if len(tokens) == 9 else tokens[4:]
 
-    def __init__(self, nc, prefix: str) -> None:  # type: ignore[no-untyped-def]
+
+class Dispatch:
+    """One subscription per connection for every push consumer delivering to it: the consumers
+    share its literal subject (nats-server binds a push consumer to a literal subscription only,
+    not to a wildcard one) and each delivery's reply names its consumer."""
+
+    def __init__(self, nc: NATS, prefix: str) -> None:
         self.nc = nc
         self.js = nc.jetstream()
         self.prefix = prefix
@@ -195,36 +334,269 @@ class Dispatch:
         await self.nc.subscribe(self.prefix, cb=self.on_msg)
 
     async def on_msg(self, msg: Msg) -> None:
-        # $JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.<time>.<pending>
-        # (with a domain and an account hash before the stream: 12 tokens or more)
-        tokens = msg.reply.split(".")
-        if len(tokens) == 9:
-            consumer, seq = tokens[3], int(tokens[5])
-        else:
-            consumer, seq = tokens[5], int(tokens[7])
-        player = self.players.get(consumer)
-        if player is not None and msg.subject.endswith(".game"):
-            player.room.fold(player, msg.data, seq)
+        tokens = _ack_tokens(msg.reply)
+        player = self.players.get(tokens[1])
+        if player is not None and msg.subject == player.room.subject:
+            player.room.fold(player, msg.data, int(tokens[3]))
 
     async def read(self, player: Player, tag: str) -> None:
         """A push consumer of ``player``'s room from its first message, delivering here."""
         player.consumer = tag
         self.players[tag] = player
-        await self.js.add_consumer(STREAM, ConsumerConfig(
-            name=tag, deliver_subject=self.prefix, filter_subject=room_filter(player.room.name),
+        await self.js.add_consumer(player.room.stream, ConsumerConfig(
+            name=tag, deliver_subject=self.prefix, filter_subject=player.room.filter,
             ack_policy=AckPolicy.NONE, deliver_policy=DeliverPolicy.ALL, mem_storage=True, inactive_threshold=30.0))
 
 
-async def _play(room: LeanRoom, dispatch: Dispatch, start: float, until: float, rng: random.Random) -> None:
-    """One event a second from the fourth on (the start), each when its second comes and its
-    sender has read the one before."""
+class Inbox:
+    """One subscription per connection for its pull readers' replies (``<prefix>.<tag>``): a
+    delivery's reply names its consumer (``<tag>_<serial>``), a status message (heartbeat,
+    expiry) comes on the reader's own subject."""
+
+    def __init__(self, nc: NATS, prefix: str) -> None:
+        self.nc = nc
+        self.prefix = prefix
+        self.readers: dict[str, Puller] = {}
+
+    async def start(self) -> None:
+        await self.nc.subscribe(self.prefix + ".*", cb=self.on_msg)
+
+    async def on_msg(self, msg: Msg) -> None:
+        tag = _ack_tokens(msg.reply)[1].rsplit("_", 1)[0] if msg.reply else msg.subject.rsplit(".", 1)[1]
+        reader = self.readers.get(tag)
+        if reader is not None:
+            reader.deliver(msg)
+
+
+class Puller:
+    """A player's reader as the page's (nats.ws) reads: an ordered pull consumer of its room,
+    pulled a fetch at a time (or nats.js's ``consume`` in ``mode``), made again from the last
+    sequence read after a gap in its deliveries or when the relay holds more than it read."""
+
+    def __init__(self, player: Player, nc: NATS, mode: Mode, tag: str, inbox: Inbox | None) -> None:
+        self.player = player
+        self.nc = nc
+        self.js = nc.jetstream()
+        self.mode = mode
+        self.tag = tag
+        self.shared = inbox
+        if inbox is not None:
+            inbox.readers[tag] = self
+        self.consumer = ""
+        self.serial = 0
+        self.dseq = 0  # the consumer's last delivery (an ordered consumer checks they follow on)
+        self.stream_seq = 0  # the last stream sequence read, either subject: where a new consumer starts
+        self.pending = 0  # what the last message said was still stored after it
+        self.want = self.got = 0  # the fetch under way: asked, delivered
+        self.outstanding = 0  # consume: asked for, neither delivered nor expired
+        self.done: asyncio.Future[None] | None = None
+        self.renew = False
+        self.closed = False
+        self.arrived = time.perf_counter()
+        self.task: asyncio.Task[None] | None = None
+        self.refills: set[asyncio.Task[None]] = set()  # consume: pulls under way (held: a task is weakly kept)
+        self.pulls = self.heartbeats = self.expired = self.resets = self.probes = 0
+
+    def counts(self) -> dict[str, int]:
+        return {"pulls": self.pulls, "heartbeats": self.heartbeats, "expired": self.expired,
+                "resets": self.resets, "probes": self.probes}
+
+    async def open(self) -> None:
+        """Make the consumer (from the room's first message) and start reading."""
+        await self._consumer()
+        self.task = asyncio.get_running_loop().create_task(self._consume() if self.mode.consume else self._fetches())
+
+    async def close(self) -> None:
+        self.closed = True
+        if self.done is not None and not self.done.done():
+            self.done.set_result(None)
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await self.task
+            except (asyncio.CancelledError, Exception):  # stopped, or a connection already gone
+                pass
+
+    async def _consumer(self) -> None:
+        """A new ordered consumer from the last sequence read, as nats.js's makes it."""
+        self.serial += 1
+        old, self.consumer, self.dseq = self.consumer, f"{self.tag}_{self.serial}", 0
+        room = self.player.room
+        await self.js.add_consumer(room.stream, ConsumerConfig(
+            name=self.consumer, deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=self.stream_seq + 1,
+            ack_policy=AckPolicy.NONE, inactive_threshold=300.0, num_replicas=1, max_deliver=1, mem_storage=True,
+            filter_subjects=[room.filter]))
+        if old:
+            self.resets += 1
+            try:
+                await self.js.delete_consumer(room.stream, old)
+            except Exception:  # gone already: nothing to undo
+                pass
+
+    def _inbox(self) -> str:
+        return f"{self.shared.prefix}.{self.tag}" if self.shared is not None else self.nc.new_inbox()
+
+    async def _pull(self, batch: int, inbox: str) -> None:
+        self.pulls += 1
+        await self.nc.publish(f"$JS.API.CONSUMER.MSG.NEXT.{self.player.room.stream}.{self.consumer}",
+                              self.mode.pull_body(batch), reply=inbox)
+
+    def _end(self) -> None:
+        if self.done is not None and not self.done.done():
+            self.done.set_result(None)
+
+    async def _fetch(self, batch: int) -> int:
+        """One pull of up to ``batch`` messages: over when they came, or it expired."""
+        loop = asyncio.get_running_loop()
+        self.want, self.got = batch, 0
+        self.done = loop.create_future()
+        inbox = self._inbox()
+        sub: Subscription | None = None
+        if self.shared is None:
+            sub = await self.nc.subscribe(inbox, cb=self._on_msg)
+        timer = loop.call_later(self.mode.expires + 1.0, self._end)  # the client's own limit, as nats.js's
+        try:
+            await self._pull(batch, inbox)
+            await self.done
+        finally:
+            timer.cancel()
+            self.done = None
+            if sub is not None:
+                await sub.unsubscribe()
+        return self.got
+
+    async def _fetches(self) -> None:
+        """The page's reading loop: pull as many as were pending after the last message, at least 1."""
+        batch = 1
+        while not self.closed:
+            try:
+                if self.renew:
+                    self.renew = False
+                    await self._consumer()
+                    batch = 1
+                got = await self._fetch(batch)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the relay gone or restarted: a new consumer from the last sequence read
+                self.renew = True
+                await asyncio.sleep(0.5)
+                continue
+            if got:
+                batch = max(1, min(PULL_BATCH, self.pending))
+                continue
+            batch = 1
+            if self.mode.stale and time.perf_counter() - self.arrived >= self.mode.stale:
+                await self._probe()
+
+    async def _probe(self) -> None:
+        """Nothing came for a while: ask the stream for the room's last messages (game, chat)."""
+        self.probes += 1
+        self.arrived = time.perf_counter()
+        room = self.player.room
+        for subject in (room.subject, chat_subject(room.name)):
+            try:
+                answer = await self.nc.request(f"$JS.API.STREAM.MSG.GET.{room.stream}",
+                                               json.dumps({"last_by_subj": subject}).encode(), timeout=2.0)
+                seq = json.loads(answer.data).get("message", {}).get("seq", 0)
+            except Exception:  # no answer now: the next probe asks again
+                continue
+            if seq > self.stream_seq:
+                self.renew = True
+
+    async def _consume(self) -> None:
+        await self._pull(self._top_up(), self._inbox())
+        while not self.closed:
+            await asyncio.sleep(1.0)
+            if self.renew:  # a gap: a new consumer, and all asked again
+                self.renew, self.outstanding = False, 0
+                await self._consumer()
+                await self._pull(self._top_up(), self._inbox())
+
+    def _top_up(self) -> int:
+        """How many to ask for now: what makes :data:`PULL_BATCH` outstanding again."""
+        batch = PULL_BATCH - self.outstanding
+        self.outstanding = PULL_BATCH
+        return batch
+
+    async def _on_msg(self, msg: Msg) -> None:
+        self.deliver(msg)
+
+    def deliver(self, msg: Msg) -> None:
+        """A message of this reader's pull: a heartbeat, the pull's end (expired), or the room's."""
+        status = msg.headers.get("Status") if msg.headers else None
+        if status is not None:
+            if status == "100":
+                self.heartbeats += 1
+                return
+            self.expired += 1  # 408: expired (what it did not deliver is in its headers); 409: refused
+            if self.mode.consume:
+                assert msg.headers is not None
+                self.outstanding -= int(msg.headers.get("Nats-Pending-Messages", "0") or 0)
+                self._refill()
+            else:
+                self._end()
+            return
+        tokens = _ack_tokens(msg.reply)
+        if tokens[1] != self.consumer:
+            return  # a consumer made before: its last pull's answer
+        seq, dseq = int(tokens[3]), int(tokens[4])
+        if dseq != self.dseq + 1:  # a gap: ordered consumers start again from what they read
+            self.renew = True
+            self._end()
+            return
+        self.dseq, self.stream_seq, self.pending = dseq, seq, int(tokens[6])
+        self.arrived = time.perf_counter()
+        room = self.player.room
+        if msg.subject == room.subject:
+            room.fold(self.player, msg.data, seq)
+        if self.mode.consume:
+            self.outstanding -= 1
+            self._refill()
+            return
+        self.got += 1
+        if self.got >= self.want:
+            self._end()
+
+    def _refill(self) -> None:
+        if not self.closed and self.outstanding <= CONSUME_REFILL * PULL_BATCH:
+            task = asyncio.get_running_loop().create_task(self._pull(self._top_up(), self._inbox()))
+            self.refills.add(task)
+            task.add_done_callback(self.refills.discard)
+
+
+async def _hear(room: LeanRoom, nc: NATS) -> Subscription:
+    """A page's core subscription of its room's presence (it hears its own beats too)."""
+
+    async def heard(msg: Msg) -> None:
+        room.heard += 1
+
+    return await nc.subscribe(presence_subject(room.name), cb=heard)
+
+
+async def _beat(player: Player, nc: NATS, every: float, until: float, rng: random.Random) -> int:
+    """A page's presence beats until ``until``: a ``here`` signed at the time, every ``every`` s."""
+    sent = 0
+    subject = presence_subject(player.room.name)
+    beat = time.perf_counter() + rng.random() * every  # the pages' beats spread over the interval
+    while True:
+        await asyncio.sleep(max(0.0, min(beat, until) - time.perf_counter()))  # over with the run, not a beat later
+        if beat >= until:
+            return sent
+        await nc.publish(subject, player.keys.message(Draft(player.room.name, "here", int(time.time() * 1000), [])))
+        sent += 1
+        beat += every
+
+
+async def _play(room: LeanRoom, js: JetStreamContext, start: float, until: float, rng: random.Random) -> None:
+    """One event a second from the first after the set-up, each when its second comes and its
+    sender has read the one before (bare: when its second comes)."""
     tick = start + rng.random()  # the rooms spread over the second
     index = room.sent
     while index < len(room.data):
         await asyncio.sleep(max(0.0, tick - time.perf_counter()))
         if tick >= until:
             return
-        if not await room.publish(dispatch.js, index, tick + 10.0):
+        if not await room.publish(js, index, tick + 10.0):
             return
         room.sent = index = index + 1
         tick = max(tick + 1.0, time.perf_counter() - 0.5)  # late by over half a second: no burst
@@ -249,35 +621,62 @@ async def start_together(sync: Path, seed: int) -> None:
         await asyncio.sleep(0.02)
 
 
-async def worker_main(url: str, rooms: int, seconds: float, seed: int, sync: Path, connections: int) -> dict:
+def _reader_counts(pullers: list[Puller]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for p in pullers:
+        for key, n in p.counts().items():
+            total[key] = total.get(key, 0) + n
+    return total
+
+
+async def worker_main(url: str, rooms: int, seconds: float, seed: int, sync: Path, connections: int,
+                      mode: Mode | None = None) -> dict:
     """``rooms`` rooms of this process: prepared, set up, then played together with the other
-    processes' (``sync``: files saying ready / go), for ``seconds``. Figures as a dict."""
+    processes' (``sync``: files saying ready / go), for ``seconds``, as ``mode`` says (default:
+    the protocol, push readers). Figures as a dict; the readers' counts are the run's, not the
+    set-up's."""
+    mode = mode or Mode("push")
     prepare_started = time.perf_counter()
     rng = random.Random(seed)
     events = 4 + int(seconds) + 5
     pool = [random_script(random.Random(rng.random()), events) for _ in range(min(GAMES_IN_POOL, rooms))]
-    lean = [LeanRoom(pool[i % len(pool)]) for i in range(rooms)]
+    lean = [LeanRoom(pool[i % len(pool)], bare=mode.bare) for i in range(rooms)]
     prepare = time.perf_counter() - prepare_started
 
     set_up_started = time.perf_counter()
     ncs = [await connect(url) for _ in range(connections)]
     dispatches = [Dispatch(nc, f"_lean.{seed}.{i}") for i, nc in enumerate(ncs)]
+    inboxes = [Inbox(nc, f"_pull.{seed}.{i}") for i, nc in enumerate(ncs)]
     for d in dispatches:
         await d.start()
+    if mode.reader == "pull" and mode.inbox == "shared":
+        for inbox in inboxes:
+            await inbox.start()
     limit = asyncio.Semaphore(SETUP_CONCURRENCY)
     failures: dict[str, int] = {}
+    pullers: list[Puller] = []
+    hearing: list[Subscription] = []
 
     async def open_room(i: int, room: LeanRoom) -> LeanRoom | None:
         async with limit:
             try:
                 for seat, player in enumerate(room.players):
-                    await dispatches[(2 * i + seat) % len(dispatches)].read(player, f"s{seed}r{i}p{seat}")
+                    c = (2 * i + seat) % len(ncs)
+                    tag = f"s{seed}r{i}p{seat}"
+                    if mode.reader == "pull":
+                        puller = Puller(player, ncs[c], mode, tag, inboxes[c] if mode.inbox == "shared" else None)
+                        pullers.append(puller)
+                        await puller.open()
+                    else:
+                        await dispatches[c].read(player, tag)
+                    if mode.presence:
+                        hearing.append(await _hear(room, ncs[c]))
                 dispatch = dispatches[(2 * i) % len(dispatches)]
-                for index in range(4):  # created, two seats, started
+                for index in range(room.first):  # created, two seats, started
                     if not await room.publish(dispatch.js, index, time.perf_counter() + 30):
                         raise TimeoutError(f"event {index} not sent")
                     room.sent = index + 1
-                await room.players[1].reached(4, 30)
+                await room.players[1].reached(room.first, 30)
                 return room
             except Exception as exc:
                 why = f"{type(exc).__name__}: {exc}"[:120]
@@ -291,26 +690,50 @@ async def worker_main(url: str, rooms: int, seconds: float, seed: int, sync: Pat
     start = time.perf_counter()
     cpu = time.process_time()
     waited = _waited()
+    before = _reader_counts(pullers)
+    heard_before = sum(r.heard for r in playing)
     until = start + seconds
-    await asyncio.gather(*(_play(r, dispatches[(2 * i) % len(dispatches)], start, until,
+    beats: list[asyncio.Task[int]] = []
+    if mode.presence:
+        loop = asyncio.get_running_loop()
+        for i, room in enumerate(playing):
+            for seat, player in enumerate(room.players):
+                beats.append(loop.create_task(_beat(player, ncs[(2 * i + seat) % len(ncs)], mode.presence, until,
+                                                    random.Random(rng.random()))))
+    await asyncio.gather(*(_play(r, dispatches[(2 * i) % len(dispatches)].js, start, until,
                                  random.Random(rng.random())) for i, r in enumerate(playing)))
+    sent = sum(await asyncio.gather(*beats))
     cpu = time.process_time() - cpu
     waited = _waited() - waited
     wall = time.perf_counter() - start
+    after = _reader_counts(pullers)
+    heard = sum(r.heard for r in playing) - heard_before
     await asyncio.sleep(3)  # what is in flight arrives
     out: dict[str, Any] = {
         "rooms": len(playing), "failed_setup": rooms - len(playing), "why": failures, "set_up": set_up,
-        "prepare": prepare, "latencies": [], "moves": 0, "lost": 0, "doubled": 0, "unknown": 0, "refused": 0,
-        "resends": 0, "errors": 0, "client_cpu": cpu, "client_wall": wall, "client_wait": waited}
+        "prepare": prepare, "latencies": [], "moves": 0, "messages": 0, "lost": 0, "doubled": 0, "unknown": 0,
+        "refused": 0, "resends": 0, "errors": 0, "client_cpu": cpu, "client_wall": wall, "client_wait": waited,
+        "readers": 2 * len(playing), "presence_sent": sent, "presence_heard": heard}
+    for key in after:
+        out[key] = after[key] - before.get(key, 0)
     for room in playing:
-        moves = [i for i in room.acked if i in room.moves]
+        played = [i for i in room.acked if i >= room.first]
+        out["messages"] += len(played)
+        moves = [i for i in played if i in room.moves]
         out["moves"] += len(moves)
-        opponent = {0: room.players[1], 1: room.players[0]}
-        out["lost"] += sum(1 for i in moves if opponent[room.seats[i]].folded <= i)
+        # each acknowledged move that a reader other than its sender never folded (bare: both readers)
+        out["lost"] += sum(1 for i in moves for p in room.players if p.seat != room.seats[i] and p.folded <= i)
         out["latencies"] += room.latencies
         for key in ("doubled", "unknown", "refused", "resends"):
             out[key] += getattr(room, key)
         out["errors"] += room.failed
+    for p in pullers:
+        await p.close()
+    for sub in hearing:
+        try:
+            await sub.unsubscribe()
+        except Exception:  # the connection may be gone: nothing to undo
+            pass
     for nc in ncs:
         await nc.close()
     return out
