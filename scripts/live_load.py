@@ -73,7 +73,7 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, RetentionPolic
 from nats.js.client import JetStreamContext
 from nats.js.errors import APIError
 
-from yinsh.live.client import HEARTBEAT_SECONDS, WRONG_LAST_SEQUENCE, Keys, connect, new_room_name
+from yinsh.live.client import WRONG_LAST_SEQUENCE, Keys, connect, new_room_name
 from yinsh.live.protocol import (
     MAX_CONSUMERS,
     STREAM,
@@ -84,7 +84,7 @@ from yinsh.live.protocol import (
     presence_subject,
     room_filter,
 )
-from yinsh.live.room import Room
+from yinsh.live.room import HEARTBEAT_MS, Room
 
 __all__ = ["Mode", "random_script", "worker_main", "ensure_bare_stream", "BARE_STREAM", "PRESENCE_SECONDS"]
 
@@ -93,8 +93,8 @@ GAMES_IN_POOL = 64
 """Random games per process; each room plays one (its messages are its own: room, keys)."""
 BARE_STREAM = "BENCH_BARE"
 BARE_PREFIX = "bench."
-PRESENCE_SECONDS = HEARTBEAT_SECONDS
-"""How often a page says ``here`` (the page's ``HEARTBEAT_S``, the reference client's too)."""
+PRESENCE_SECONDS = HEARTBEAT_MS / 1000
+"""How often a page says ``here`` (yinsh.live.room's ``HEARTBEAT_MS``: the page's and the reference client's)."""
 PULL_BATCH = 100
 """The most messages a page's pull asks for (the page's ``PULL_BATCH``)."""
 STALE_SECONDS = 5.0
