@@ -585,7 +585,7 @@ def _hotseat_and_clicks(browser: Browser, base: str, new_room: str, relay: Relay
     """The first figures: a hotseat game's bytes, click to drawn, reloads, the flooded room."""
     solo = browser.person("Solo")
     loaded: list[tuple[str, int]] = []
-    solo.page.on("response", lambda r: loaded.append((r.url, len(r.body()) if r.ok else 0)))
+    solo.page.on("response", lambda r: loaded.append((r.url, len(r.body()) if r.ok and LIVE_URL.search(r.url) else 0)))
     solo.page.goto(f"{base}/index.html")
     solo.page.wait_for_selector("html[data-yinsh-ready]", state="attached", timeout=PAGE_MS)
     solo.page.click('#board [data-point="e3"]')

@@ -88,21 +88,50 @@ export function text(data) {
 // ------------------------------------------------------------------ the relay
 
 const pulls = new Set();  // the pulls under way: a reconnect ends them (their messages may be lost)
+const requests = new Set();  // how to end each request under way: a reconnect ends them too
+
+/** `promise`, or a rejection at the next reconnect: a request sent on a connection that was lost
+ * is never answered, and the reader must not wait for its timeout to read what came meanwhile. */
+function untilReconnect(promise) {
+  let end;
+  const reconnected = new Promise((resolve, reject) => { end = () => reject(new Error("reconnected")); });
+  requests.add(end);
+  return Promise.race([promise, reconnected]).finally(() => requests.delete(end));
+}
 
 /** Connect to the relay with nats.ws (`nats`, the module) and report every change of the
  * connection to `onStatus(type)` ("disconnect", "reconnecting", "reconnect", "closed", …). On a
- * "reconnect" the pulls under way end at once: a pull sent on the lost connection may have had
- * its messages delivered to it (lost, though the consumer counts them delivered), so the reader
- * must read again from the last sequence it folded, not wait for the pull to expire. */
+ * "reconnect" the pulls and requests under way end at once: a pull sent on the lost connection
+ * may have had its messages delivered to it (lost, though the consumer counts them delivered),
+ * and a request sent on it is never answered, so the reader must read again from the last
+ * sequence it folded, not wait for a pull to expire or a request to time out. */
 export async function connect(nats, options, onStatus) {
   const nc = await nats.connect(options);
   (async () => {
     for await (const status of nc.status()) {
-      if (status.type === "reconnect") stopPulls();
+      if (status.type === "reconnect") {
+        stopPulls();
+        for (const end of requests) end();
+      }
       onStatus(status.type);
     }
   })().catch(() => {});
   nc.closed().then(() => onStatus("closed"));
+  // The network is back (a phone's Wi-Fi, a laptop waking) and the connection still looks open:
+  // what was sent while the network was away may be lost, pulls included, so the reader reads
+  // again as after a reconnect ("online"). The connection itself may be dead, and its pings
+  // would find out only seconds later: the relay is asked at once, and no answer within a second
+  // makes the connection again.
+  addEventListener("online", () => {
+    if (nc.isClosed() || !nc.protocol.connected) return;
+    stopPulls();
+    for (const end of requests) end();
+    onStatus("online");
+    const silent = new Promise((resolve) => setTimeout(resolve, 1000, "silent"));
+    Promise.race([nc.flush(), silent]).then((answer) => {
+      if (answer === "silent") nc.reconnect().catch(() => {});
+    }, () => {});
+  });
   return nc;
 }
 
@@ -111,13 +140,20 @@ export function stopPulls() {
   for (const messages of pulls) messages.stop();
 }
 
+/** An ordered consumer of `stream` made from `options` (its start sequence, its subjects), for
+ * `pull`; rejects at a reconnect. */
+export async function orderedConsumer(jetstream, stream, options) {
+  return untilReconnect(jetstream.consumers.get(stream, options));
+}
+
 /** The next stored messages of `consumer` (an ordered consumer), in the stream's order, as an
  * array: one pull and one answer to Python for up to `max` of them. Ask for no more than are
  * stored (the last message's `info.pending`): the pull then ends at once; with nothing stored
  * it waits up to `expires` ms for one. An empty array: nothing came (or a reconnect ended it). */
 export async function pull(consumer, max, expires) {
   const batch = [];
-  const messages = await consumer.fetch({ max_messages: max, expires, callback: (m) => { batch.push(m); } });
+  const messages = await untilReconnect(
+    consumer.fetch({ max_messages: max, expires, callback: (m) => { batch.push(m); } }));
   pulls.add(messages);
   try {
     const error = await messages.iterClosed;
@@ -136,14 +172,21 @@ export function dropConsumer(manager, stream, consumer) {
 }
 
 /** The stream sequence of the last message stored on `subject` (wildcards allowed: a room's
- * subjects), or 0 when the stream holds none. */
+ * subjects), or 0 when the stream holds none; rejects at a reconnect. */
 export async function lastStored(manager, stream, subject) {
   try {
-    return (await manager.streams.getMessage(stream, { last_by_subj: subject })).seq;
+    return (await untilReconnect(manager.streams.getMessage(stream, { last_by_subj: subject }))).seq;
   } catch (e) {
     if (e && e.api_error && e.api_error.code === 404) return 0;
     throw e;
   }
+}
+
+/** Publish `data` on `subject` to the stream and wait for its acknowledgement; rejects at a
+ * reconnect (a publish sent on the lost connection may never be answered: it is sent again, with
+ * the same message id, so the relay stores it once). */
+export async function publish(jetstream, subject, data, options) {
+  return untilReconnect(jetstream.publish(subject, data, options));
 }
 
 /** Sign `text` and publish the message at once, while the page draws the move: `head` is the
@@ -153,7 +196,7 @@ export async function signAndPublish(jetstream, subject, text, head, options) {
   try {
     signature = await sign(text);
     options.msgID = signature.slice(0, 40);
-    const ack = await jetstream.publish(subject, head + signature + '"}', options);
+    const ack = await publish(jetstream, subject, head + signature + '"}', options);
     return { signature, seq: ack.seq, error: "" };
   } catch (e) {
     return { signature, seq: 0, error: String(e && e.message || e) };

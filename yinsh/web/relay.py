@@ -13,7 +13,8 @@ MicroPython:
    folded as a prefix of the stream: a consumer starts at the message after the last one folded
    (:attr:`~yinsh.live.room.Room.seq`), and is made again after any failure and after every
    reconnect (a pull sent on a connection that was lost may have had its messages delivered to
-   it: gone, though the relay counts them delivered).
+   it: gone, though the relay counts them delivered; a request sent on it is never answered, so
+   a reconnect ends the pulls and requests under way at once rather than after their timeouts).
 2. **Nothing lost, whatever the cause**: the reader asks the stream for the room's last stored
    sequence after every reconnect, after every :data:`~yinsh.live.room.QUIET_CHECK_MS` without a
    message, and at once when another page's presence says it has read further; if the room is
@@ -109,6 +110,7 @@ class Relay:
         """When the connection opened, or last came back (the page's clock)."""
         self.rereads = 0
         """How many times a check found the room behind the stream and read it again."""
+        self._reconnected = asyncio.Event()  # ends the reader's pause between two tries
         self._check_soon = False  # another page's presence said it read further
         self._hinted = 0  # the furthest sequence another page said it read
         self._checked_at = 0
@@ -136,7 +138,8 @@ class Relay:
         try:
             nats = await _import(self.scripts.get(NATS_URL, NATS_URL))
             self.nc = await self.helper.connect(nats, to_js({
-                "servers": self.address, "maxReconnectAttempts": -1, "reconnectTimeWait": 500,
+                "servers": self.address, "maxReconnectAttempts": -1, "reconnectTimeWait": 250,
+                "reconnectJitter": 100, "reconnectJitterTLS": 100,
                 "pingInterval": 2000, "maxPingOut": 2, "timeout": 4000}), create_proxy(self._status))
             self.jetstream = self.nc.jetstream()
             self.manager = await self.nc.jetstreamManager()
@@ -191,10 +194,12 @@ class Relay:
     def _status(self, kind) -> None:  # type: ignore[no-untyped-def]
         """nats.ws says the connection changed (``disconnect``, ``reconnecting``, ``reconnect``, …)."""
         kind = str(kind)
-        if kind == "reconnect":
+        if kind in ("reconnect", "online"):  # online: the network back, the connection kept
             self.reconnects += 1  # the reader makes its consumer again and checks
-            self.connected_at = _now_ms()
-            self._set_connection("open")
+            self._reconnected.set()
+            if kind == "reconnect":
+                self.connected_at = _now_ms()
+                self._set_connection("open")
             self._announce("who")
         elif kind in ("disconnect", "reconnecting", "staleConnection"):
             self._set_connection("reconnecting")
@@ -237,16 +242,19 @@ class Relay:
                             consumer = None
                     except Exception:  # the relay not answering yet: the next round asks again
                         check_due = True
+                if self.reconnects != reconnects:  # one came while checking: start again from the top
+                    continue
             try:
                 if consumer is None:
-                    consumer = await self.jetstream.consumers.get(STREAM, to_js({
+                    consumer = await self.helper.orderedConsumer(self.jetstream, STREAM, to_js({
                         "filterSubjects": [room_filter(self.room.name)], "opt_start_seq": self.room.seq + 1}))
                     batch = 1
                 msgs = await self.helper.pull(consumer, batch, PULL_EXPIRES_MS)
             except Exception:  # the relay gone or restarted: a new consumer from the last sequence folded
                 self._drop(consumer)
                 consumer = None
-                await asyncio.sleep(0.5)
+                if self.reconnects == reconnects:  # a reconnect ended it: read again at once
+                    await self._pause(0.5)
                 continue
             count = int(msgs.length)
             if count == 0:  # nothing more stored (or a reconnect ended the pull)
@@ -265,6 +273,14 @@ class Relay:
             self._read_all()
             if changed or self.read_all != was:
                 self.changed()
+
+    async def _pause(self, seconds: float) -> None:
+        """Wait ``seconds`` before trying the relay again, or less: a reconnect ends the wait."""
+        self._reconnected.clear()
+        try:
+            await asyncio.wait_for(self._reconnected.wait(), seconds)
+        except asyncio.TimeoutError:  # noqa: UP041 (MicroPython's asyncio has its own, not the builtin)
+            pass
 
     def _read_all(self) -> None:
         if not self.read_all and self._stored >= 0 and not self.room.behind(self._stored):
@@ -365,7 +381,8 @@ class Relay:
                     options["expect"] = {"lastSubjectSequence": expected}
                 version = self.room.version
                 try:
-                    ack = await self.jetstream.publish(game_subject(self.room.name), data, to_js(options))
+                    ack = await self.helper.publish(self.jetstream, game_subject(self.room.name), data,
+                                                    to_js(options))
                     seq, error = int(ack.seq), ""
                 except Exception as exc:
                     seq, error = 0, str(exc)
@@ -373,8 +390,8 @@ class Relay:
                 if "wrong last sequence" in error:  # stored meanwhile: fold it, ask the room again
                     await self.until(lambda e=expected: self.room.game_seq > e, 3.0)
                     junk_only = junk_only + 1 if self.room.version == version else 0
-                else:  # no answer (offline, the relay restarting): the same message again (stored once, by its id)
-                    await asyncio.sleep(0.3)
+                elif "reconnected" not in error:  # no answer (offline, the relay restarting): the same
+                    await asyncio.sleep(0.3)  # message again (stored once, by its id); at once after a reconnect
                 if self.connection == "open":
                     left -= _now_ms() - began
                 continue
