@@ -182,7 +182,7 @@ class ComputerPlayer:
         elif self.session.computer_to_move() is not None:
             self.session.say("It is the computer's turn.")
         elif self.session.remote_to_move():
-            self.session.say("It is the opponent's turn, on their own device.")
+            self.session.say("It is your opponent's turn.")
         elif self.suggestion is None:
             self.suggesting = True
 

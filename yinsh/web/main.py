@@ -224,7 +224,7 @@ class App:
         elif action.startswith("live-"):
             if action == "live-new":
                 document.getElementById("game-menu").removeAttribute("open")
-                document.getElementById("live-dialog").showModal()
+                self.show_live_dialog()
             elif self.live is not None:
                 self.live.act(action)
         elif action in ACTIONS:
@@ -300,6 +300,26 @@ class App:
             self.show(game, settings, [])
         self.save()
         self.refresh()
+
+    def show_live_dialog(self) -> None:
+        """"Play someone online": the dialog, its "Open a room" held until the site's relay is
+        known; a site that names none says so there, and the button stays off."""
+        dialog = document.getElementById("live-dialog")
+        create = dialog.querySelector("[data-action=live-create]")
+        note = document.getElementById("live-dialog-relay")
+        create.disabled = True
+        note.textContent = "Looking for the site's relay…"
+        note.hidden = False
+        dialog.showModal()
+
+        async def look() -> None:
+            if await _site_relay():
+                note.hidden = True
+                create.disabled = False
+            else:
+                note.textContent = ("This site names no relay for live rooms, so no room can open here: "
+                                    "play on this device, against the computer, or by link.")
+        asyncio.create_task(look())
 
     def on_live_dialog(self, event) -> None:
         action = pressed_action(event)
