@@ -8,6 +8,7 @@ answered any ``Host`` (DNS rebinding), and ``/%00`` dropped the connection on a 
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import signal
 import sys
@@ -190,6 +191,13 @@ def test_a_file_replaced_within_the_second_is_not_answered_not_modified(tmp_path
 
 def test_a_checkout_without_a_service_worker_answers_the_one_that_removes_a_stale_one(checkout):
     assert checkout.get("/sw.js") == (200, KILL_SWITCH_SW.encode())
+
+
+def test_a_checkout_without_a_relay_says_it_has_none(checkout):
+    """The page asks ``/live.json`` for the relay when "Play someone online" opens: an answer
+    naming none, not a 404 (which the browser reports as an error)."""
+    status, body = checkout.get("/live.json")
+    assert status == 200 and json.loads(body) == {"relay": ""}
 
 
 def test_the_repository_itself(tmp_path):

@@ -497,7 +497,7 @@ class TestVersions:
     def test_a_relay_is_named_in_live_json_outside_the_offline_copy(self, site, tmp_path):
         """`make site RELAY=wss://…`: the page reads live.json when a room opens; a host may edit it."""
         out, summary = site
-        assert not (out / "live.json").exists()
+        assert json.loads((out / "live.json").read_text()) == {"relay": ""}  # none: an answer, not a 404
         with pytest.raises(BuildError, match="not a ws:// or wss:// URL"):
             build_site(tmp_path / "bad", relay="https://relay.example.org")
         with_relay = build_site(tmp_path / "live", relay="wss://relay.example.org")

@@ -16,7 +16,8 @@ Live rooms (``--relay``, what ``make play`` runs): the server also starts a loca
 (:class:`yinsh.live.server.Relay`: JetStream in ``.relay/`` of the root, WebSocket beside the
 page) and answers ``/live.json`` with where the page reaches it (``{"relay":
 "ws://<the name the page used>:<port>"}``); ``--relay-url`` names a relay elsewhere instead.
-Without either, ``/live.json`` is whatever the folder holds (a built site's, or a 404: no relay).
+Without either, ``/live.json`` is whatever the folder holds (a built site's), else ``{"relay": ""}``:
+no relay.
 
 Stopping (:func:`serve`): SIGINT (Ctrl+C), SIGTERM (systemd, a container, a process manager)
 and SIGHUP (the terminal closed) each end the server and stop its relay, whatever SIGINT's
@@ -333,8 +334,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 self.end_headers()
                 return None
             return super().send_head()  # it ignores If-Modified-Since when If-None-Match is sent
-        if relative == "live.json" and (getattr(self.server, "relay_url", None) or getattr(self.server, "relay_port",
-                                                                                           None)):
+        if relative == "live.json":  # no file (the development tree), or a relay started here
             return self._live_config()
         if relative == "sw.js":
             body = KILL_SWITCH_SW.encode()
@@ -348,9 +348,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
 
     def _live_config(self):  # type: ignore[no-untyped-def]
-        """``/live.json``: the relay this server started, at the name the page reached it by."""
+        """``/live.json``: the relay this server started, at the name the page reached it by, or
+        ``""``: none (the page then says a room cannot open here)."""
         url = getattr(self.server, "relay_url", None)
-        if url is None:
+        if url is None and getattr(self.server, "relay_port", None) is None:
+            url = ""
+        elif url is None:
             host = (self.headers.get("Host") or "localhost").strip()
             name = host[:host.rfind("]") + 1] if host.startswith("[") else host.rsplit(":", 1)[0]
             url = f"ws://{name}:{getattr(self.server, 'relay_port', None)}"

@@ -381,6 +381,20 @@ def test_play_someone_online_from_the_game_menu(chromium_browser: Any, site_url:
         page.check()
 
 
+def test_a_site_with_no_relay_says_so_before_a_room_is_offered(chromium_browser: Any, site_url: str) -> None:
+    with LivePage(chromium_browser, site_url) as page:
+        page.go(f"{site_url}/index.html")  # the development tree's server names no relay
+        page.page.click("#game-menu summary")
+        page.page.click('[data-action="live-new"]')
+        page.page.wait_for_function(
+            "document.getElementById('live-dialog-relay').textContent.includes('names no relay')", timeout=TIMEOUT)
+        assert page.page.is_disabled('#live-dialog [data-action="live-create"]')
+        page.page.click('#live-dialog [data-action="cancel-live"]')
+        page.click_point("e3")  # the game here goes on
+        page.wait_record("1.e3")
+        page.check()
+
+
 KEPT_LIVE_BUNDLE = """async () => {
   for (const key of await caches.keys()) {
     const cache = await caches.open(key);

@@ -671,10 +671,11 @@ class _Site:
     # -- step 6: the service worker and the summary -------------------------------------
 
     def add_service_worker(self, build: str, relay: str) -> None:
-        """The service worker; ``live.json`` naming the relay, when there is one (not cached:
-        a host may edit it)."""
+        """The service worker; ``live.json`` naming the relay, ``""`` when there is none (not
+        cached: a host may edit it; present either way, so that a page asking finds an answer, not
+        an error)."""
         sw = service_worker(self.root, build, self.entries, self.later, self.live_later)
-        extra = [(LIVE_CONFIG, (json.dumps({"relay": relay}) + "\n").encode())] if relay else []
+        extra = [(LIVE_CONFIG, (json.dumps({"relay": relay}) + "\n").encode())]
         # .nojekyll: GitHub Pages serves __init__.py as it is
         for path, data in [("sw.js", sw.encode()), (".nojekyll", b""), *extra]:
             self.contents[path] = data
