@@ -18,10 +18,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from live import start_relay
-from test_live import TIMEOUT, LivePage, run_aside
+import test_live
+from test_live import TIMEOUT, LivePage
 
-from yinsh.live.client import connect, ensure_stream
 from yinsh.live.server import Relay
 
 SEATS_SEEN = """() => {
@@ -36,20 +35,8 @@ SEATS_SEEN = """() => {
 """Every text of the seats a page showed, from its start (an init script: before the page runs)."""
 
 
-@pytest.fixture(scope="module")
-def relay(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Relay]:
-    server = start_relay(tmp_path_factory.mktemp("live-faults"))
-
-    async def stream() -> None:
-        nc = await connect(server.url)
-        await ensure_stream(nc)
-        await nc.close()
-
-    run_aside(stream())
-    try:
-        yield server
-    finally:
-        server.stop()
+relay = test_live.relay
+"""test_live's relay fixture: one for this module as well."""
 
 
 class Person(LivePage):
