@@ -36,6 +36,7 @@ from typing import Final
 
 from ..game import Game
 from ..live.room import Room
+from ..move import Move
 from .computer import NAMES
 from .settings import REMOTE, Settings
 
@@ -321,35 +322,36 @@ class Follower:
             session.open(shown, settings, [])
             return True
         changed = False
-        ours = [str(m) for m in session.game.moves]
-        theirs = [str(m) for m in game.moves]
+        ours = session.game.moves
+        theirs = game.moves  # compared as moves, not as text: this runs for every message a page folds
         common = min(len(ours), len(theirs))
-        differ = next((i for i in range(common) if ours[i] != theirs[i]), None)
+        differ = None if ours[:common] == theirs[:common] else \
+            next(i for i in range(common) if ours[i] != theirs[i])
         if differ is not None or (len(ours) > len(theirs) and not self._may_send(room, ours, theirs)):
-            self._reopen(room, settings, [kept_notice(theirs[differ]) if differ is not None
+            self._reopen(room, settings, [kept_notice(str(theirs[differ])) if differ is not None
                                           else "The room's game is shown."])
             return True
         if len(ours) < len(theirs):
-            arrived = list(game.moves[len(ours):])
+            arrived = theirs[len(ours):]
             for move in arrived[:-1]:
                 session.commit(move)
             session.play_arrived(arrived[-1])
-            if self.sending in theirs[len(ours):]:
+            if self.sending in [str(m) for m in arrived]:
                 self.sending = None
             changed = True
-        elif self.sending is not None and self.sending in theirs:
+        elif self.sending is not None and self.sending in [str(m) for m in theirs]:
             self.sending = None
         if session.settings.players != settings.players:
             session.open(session.game, settings, session.notices)
             changed = True
         return changed
 
-    def _may_send(self, room: Room, ours: list[str], theirs: list[str]) -> bool:
+    def _may_send(self, room: Room, ours: tuple[Move, ...], theirs: tuple[Move, ...]) -> bool:
         """Whether the session's extra moves are one move of this seat for the room's turn
         (and the passes that follow it)."""
         if room.to_move_key() != self.key:
             return False
-        return all(m == "pass" for m in ours[len(theirs) + 1:])
+        return all(m.kind == "pass" for m in ours[len(theirs) + 1:])
 
     def _reopen(self, room: Room, settings: Settings, notices: list[str]) -> None:
         self.sending = None

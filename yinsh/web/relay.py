@@ -306,7 +306,8 @@ class Relay:
 
     async def _fold(self, msgs: list) -> bool:
         """Fold stored messages, in order; whether the room changed (an event or a chat line
-        counted). Their signatures are checked together, one crossing to JavaScript a batch."""
+        counted, or a message ignored: the panel counts them). Their signatures are checked
+        together, one crossing to JavaScript a batch."""
         read: list[tuple[int, str, int, Message | str]] = []  # (sequence, kind, time, message or why junk)
         last = self.room.seq
         for msg in msgs:
@@ -331,6 +332,7 @@ class Relay:
             if not isinstance(item, str):
                 checks.append([item.key, item.signature, item.text(self.room.name).decode("utf-8")])
         verdicts: Any = await self.helper.verifyAll(to_js(checks)) if checks else None
+        ignored = sum(self.room.ignored.values())
         changed = False
         i = 0
         for seq, kind, time_ms, item in read:
@@ -340,7 +342,7 @@ class Relay:
             verified = bool(verdicts[i])
             i += 1
             changed = self.room.apply(kind, seq, time_ms, item, verified) is not None or changed
-        return changed
+        return changed or sum(self.room.ignored.values()) != ignored
 
     async def until(self, done, seconds: float) -> bool:  # type: ignore[no-untyped-def]
         """Wait until ``done()`` holds (the reader folds meanwhile); whether it did in time."""
@@ -438,7 +440,9 @@ class Relay:
         async def check():  # type: ignore[no-untyped-def]
             verified = bool(await self.helper.verify(message.key, message.signature,
                                                      message.text(self.room.name).decode("utf-8")))
-            if not self.room.presence(message, verified, _now_ms()):
+            now = _now_ms()
+            present = self.room.present_keys(now)
+            if not self.room.presence(message, verified, now):
                 return
             kind = message.kind
             if kind != "gone" and int(message.get("seq")) > max(self.room.seq, self._hinted):
@@ -450,7 +454,8 @@ class Relay:
             elif kind == "who" and _now_ms() - self._answered_at >= 500:  # one answer for a burst of arrivals
                 self._answered_at = _now_ms()
                 self._announce("here")
-            self.changed()
+            if self.room.present_keys(now) != present:  # a beat of someone shown here already changes nothing
+                self.changed()
 
         self.task(check())
 
