@@ -189,16 +189,25 @@ export async function publish(jetstream, subject, data, options) {
   return untilReconnect(jetstream.publish(subject, data, options));
 }
 
-/** Sign `text` and publish the message at once, while the page draws the move: `head` is the
- * message's JSON up to its signature's value. Never rejects: {signature, seq} or {signature, error}. */
-export async function signAndPublish(jetstream, subject, text, head, options) {
+/** Sign `text` and publish the message at once, before the page draws the move (`sent()`, once
+ * it has left, or failed to, or after 100 ms at most): `head` is the message's JSON up to its
+ * signature's value. Never rejects: {signature, seq} or {signature, error}. */
+export async function signAndPublish(jetstream, subject, text, head, options, sent) {
   let signature = "";
+  let done = false;
+  const leave = () => { if (!done) { done = true; sent(); } };
+  const late = setTimeout(leave, 100);
   try {
     signature = await sign(text);
     options.msgID = signature.slice(0, 40);
-    const ack = await publish(jetstream, subject, head + signature + '"}', options);
+    const acked = publish(jetstream, subject, head + signature + '"}', options);
+    leave();
+    const ack = await acked;
     return { signature, seq: ack.seq, error: "" };
   } catch (e) {
     return { signature, seq: 0, error: String(e && e.message || e) };
+  } finally {
+    clearTimeout(late);
+    leave();
   }
 }

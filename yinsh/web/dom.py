@@ -23,8 +23,8 @@ try:
 except ImportError:
     create_proxy = document = is_none = to_js = window = None
 
-__all__ = ["document", "window", "create_proxy", "to_js", "find", "element", "warn", "listen", "load", "store",
-           "ERROR_FLAG"]
+__all__ = ["document", "window", "create_proxy", "to_js", "find", "element", "warn", "listen", "guarded", "load",
+           "store", "ERROR_FLAG"]
 
 ERROR_FLAG = "data-yinsh-error"
 """Set on ``<html>`` once a handler failed (the tests fail on it)."""
@@ -109,6 +109,19 @@ def listen(target, event: str, handler, after=None, on_error=None) -> None:
     proxy = create_proxy(guarded)
     _proxies.append(proxy)
     target.addEventListener(event, proxy)
+
+
+def guarded(call, on_error=None):  # type: ignore[no-untyped-def]
+    """``call()`` made safe to be called back by JavaScript: an exception is reported as a
+    handler's is, and ``on_error()`` called; nothing escapes to the page."""
+
+    def run(*_args) -> None:  # type: ignore[no-untyped-def]
+        try:
+            call()
+        except Exception as exc:
+            _failed(exc, on_error)
+
+    return run
 
 
 def _failed(exc: BaseException, on_error) -> None:

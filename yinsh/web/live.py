@@ -130,17 +130,22 @@ class LiveRoom:
 
     # ------------------------------------------------------------------ the person's actions
 
-    def after_input(self) -> None:
+    def after_input(self, draw) -> bool:  # type: ignore[no-untyped-def]
         """Before the page is drawn: the session follows the room, and a move made here on
-        the board goes to the relay."""
+        the board goes to the relay. Whether it went: then ``draw()`` is called once it is
+        signed and sent (the page's drawing would hold the signature back for as long as it
+        takes), else the caller draws."""
         follower = self.follower
         if follower is None:
-            return
+            return False
         follower.follow(self.room)
         move = follower.outgoing(self.room)
-        if move is not None:
-            follower.sent(move)
-            self.relay.task(self._send_move(move, self.relay.start_move(move)))
+        if move is None:
+            return False
+        follower.sent(move)
+        first = self.relay.start_move(move, draw)
+        self.relay.task(self._send_move(move, first))
+        return first is not None
 
     async def _send_move(self, move: str, first=None) -> None:  # type: ignore[no-untyped-def]
         game = self.room.game

@@ -24,7 +24,7 @@ from ..page.status import status
 from .client import ComputerClient
 from .controls import BoardInput
 from .dialogs import Dialogs
-from .dom import document, element, find, is_none, listen, load, pressed_action, store, to_js, warn, window
+from .dom import document, element, find, guarded, is_none, listen, load, pressed_action, store, to_js, warn, window
 from .game_menu import ACTIONS, GameKeeper
 from .learning import Learning
 from .view import View
@@ -89,9 +89,12 @@ class App:
         if session.generation != self.saved_generation:
             self.saved_generation = session.generation
             self.save()
-        if self.live is not None:
-            self.live.after_input()
-        self.view.draw(status(session))
+        if self.live is not None and self.live.after_input(guarded(self._draw, self.recover)):
+            return  # a move made here leaves first: the page is drawn once it is sent
+        self._draw()
+
+    def _draw(self) -> None:
+        self.view.draw(status(self.session))
         if self.live is not None:
             self.live.draw()
         self.client.sync()

@@ -403,10 +403,10 @@ class Relay:
             return f"Could not {what}: the room did not accept it."
         return f"Could not {what}: the relay does not answer."
 
-    def start_move(self, move: str):  # type: ignore[no-untyped-def]
+    def start_move(self, move: str, sent):  # type: ignore[no-untyped-def]
         """The first attempt to send ``move``, started now in JavaScript (signed, then published
-        guarded by the last sequence folded) so that it leaves while the page draws the move;
-        ``None`` when the room would not take it (:meth:`send` then says why)."""
+        guarded by the last sequence folded), ``sent()`` called once it has left (or failed to);
+        ``None`` when the room would not take it (:meth:`send` then says why; ``sent`` is not called)."""
         try:
             draft = self.room.draft_move(self.key, move)
         except LiveError:
@@ -414,7 +414,7 @@ class Relay:
         head = draft.signed(self.key, "").decode("utf-8")[:-2]
         options = {"timeout": 3000, "expect": {"lastSubjectSequence": self.room.game_seq}}
         return (self.room.game_seq, self.room.version, self.helper.signAndPublish(
-            self.jetstream, game_subject(self.room.name), draft.text().decode("utf-8"), head, to_js(options)))
+            self.jetstream, game_subject(self.room.name), draft.text().decode("utf-8"), head, to_js(options), sent))
 
     async def chat(self, draft) -> str:  # type: ignore[no-untyped-def]
         """Send a chat line (not guarded: lines interleave freely): ``""``, or why it was not sent."""
