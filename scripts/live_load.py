@@ -582,7 +582,8 @@ async def _beat(player: Player, nc: NATS, every: float, until: float, rng: rando
         await asyncio.sleep(max(0.0, min(beat, until) - time.perf_counter()))  # over with the run, not a beat later
         if beat >= until:
             return sent
-        await nc.publish(subject, player.keys.message(Draft(player.room.name, "here", int(time.time() * 1000), [])))
+        await nc.publish(subject, player.keys.message(Draft(player.room.name, "here", int(time.time() * 1000),
+                                                            [("seq", player.last_seq)])))  # as far as it has read
         sent += 1
         beat += every
 
