@@ -105,6 +105,16 @@ def move_while_away(mover: Person, away: Person, point: str, record: str, *, sec
     away.wait_live("playing")
 
 
+def away_for_b5_then_on(ana: Person, ben: Person) -> None:
+    """After ``1.e3 2.a5``: Ana places b5 while Ben is away, Ben answers c6 once back, and
+    both boards go on as one, with nothing wrong seen on either page."""
+    move_while_away(ana, ben, "b5", "1.e3 2.a5 3.b5")
+    ben.click_point("c6")
+    ana.wait_record("1.e3 2.a5 3.b5 4.c6")
+    for person in (ana, ben):
+        person.check()
+
+
 def test_a_move_made_while_the_other_is_offline_arrives_when_it_is_back(people: dict[str, Person], relay: Relay,
                                                                         site_url: str) -> None:
     """The fault behind "the move never arrived": three spells of 5 s, the players taking turns
@@ -114,11 +124,7 @@ def test_a_move_made_while_the_other_is_offline_arrives_when_it_is_back(people: 
     start_game(ana, ben, relay, site_url)
     move_while_away(ana, ben, "e3", "1.e3")
     move_while_away(ben, ana, "a5", "1.e3 2.a5")
-    move_while_away(ana, ben, "b5", "1.e3 2.a5 3.b5")
-    ben.click_point("c6")
-    ana.wait_record("1.e3 2.a5 3.b5 4.c6")
-    for person in (ana, ben):
-        person.check()
+    away_for_b5_then_on(ana, ben)
 
 
 def test_after_a_relay_restart_a_move_made_offline_still_arrives(people: dict[str, Person], relay: Relay,
@@ -135,11 +141,7 @@ def test_after_a_relay_restart_a_move_made_offline_still_arrives(people: dict[st
     relay.start()
     ben.click_point("a5")  # sent while the pages reconnect, or after: stored once either way
     ana.wait_record("1.e3 2.a5")
-    move_while_away(ana, ben, "b5", "1.e3 2.a5 3.b5")
-    ben.click_point("c6")
-    ana.wait_record("1.e3 2.a5 3.b5 4.c6")
-    for person in (ana, ben):
-        person.check()
+    away_for_b5_then_on(ana, ben)
 
 
 def test_a_reload_during_the_others_move_comes_back_with_it(people: dict[str, Person], relay: Relay,
