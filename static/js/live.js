@@ -195,7 +195,7 @@ export async function publish(jetstream, subject, data, options) {
 export async function signAndPublish(jetstream, subject, text, head, options, sent) {
   let signature = "";
   let done = false;
-  const leave = () => { if (!done) { done = true; sent(); } };
+  const leave = () => { if (!done) { done = true; clearTimeout(late); sent(); } };
   const late = setTimeout(leave, 100);
   try {
     signature = await sign(text);
@@ -207,7 +207,6 @@ export async function signAndPublish(jetstream, subject, text, head, options, se
   } catch (e) {
     return { signature, seq: 0, error: String(e && e.message || e) };
   } finally {
-    clearTimeout(late);
     leave();
   }
 }

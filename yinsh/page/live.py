@@ -325,8 +325,7 @@ class Follower:
         ours = session.game.moves
         theirs = game.moves  # compared as moves, not as text: this runs for every message a page folds
         common = min(len(ours), len(theirs))
-        differ = None if ours[:common] == theirs[:common] else \
-            next(i for i in range(common) if ours[i] != theirs[i])
+        differ = next((i for i in range(common) if ours[i] != theirs[i]), None)
         if differ is not None or (len(ours) > len(theirs) and not self._may_send(room, ours, theirs)):
             self._reopen(room, settings, [kept_notice(str(theirs[differ])) if differ is not None
                                           else "The room's game is shown."])

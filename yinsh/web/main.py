@@ -63,6 +63,7 @@ class App:
         self.session = session = Session(setup.game, setup.settings, setup.notices, _seed())
         self.view = View(lambda: status(session))
         self.client = ComputerClient(session, self.refresh)
+        self._draw_later = guarded(self._draw, self.recover)  # called back by JavaScript
         self.controls = BoardInput(session, self.view)
         self.dialogs = Dialogs(session, self.begin, self.client.start)
         self.keeper = GameKeeper(session, self.show, self.refresh)
@@ -89,7 +90,7 @@ class App:
         if session.generation != self.saved_generation:
             self.saved_generation = session.generation
             self.save()
-        if self.live is not None and self.live.after_input(guarded(self._draw, self.recover)):
+        if self.live is not None and self.live.after_input(self._draw_later):
             return  # a move made here leaves first: the page is drawn once it is sent
         self._draw()
 

@@ -116,6 +116,7 @@ class Relay:
         self._checked_at = 0
         self._stored = -1  # the room's last stored sequence, as the first check said
         self._answered_at = 0
+        self._present: list[str] = []  # who the page last showed as here
         self._clock = 0  # presence's clock: it must grow
         self._gone: str | None = None  # the signed ``gone`` sent when the page closes
 
@@ -440,9 +441,7 @@ class Relay:
         async def check():  # type: ignore[no-untyped-def]
             verified = bool(await self.helper.verify(message.key, message.signature,
                                                      message.text(self.room.name).decode("utf-8")))
-            now = _now_ms()
-            present = self.room.present_keys(now)
-            if not self.room.presence(message, verified, now):
+            if not self.room.presence(message, verified, _now_ms()):
                 return
             kind = message.kind
             if kind != "gone" and int(message.get("seq")) > max(self.room.seq, self._hinted):
@@ -454,8 +453,7 @@ class Relay:
             elif kind == "who" and _now_ms() - self._answered_at >= 500:  # one answer for a burst of arrivals
                 self._answered_at = _now_ms()
                 self._announce("here")
-            if self.room.present_keys(now) != present:  # a beat of someone shown here already changes nothing
-                self.changed()
+            self._show_presence()
 
         self.task(check())
 
@@ -496,7 +494,6 @@ class Relay:
         """A ``here`` every :data:`~yinsh.live.room.HEARTBEAT_MS`; every second, the connection's
         state, and the page drawn when someone's presence ran out."""
         beat_at = _now_ms()
-        present: list[str] = []
         while not self.closed:
             await asyncio.sleep(1)
             self._set_connection("open" if self.connected() else "reconnecting")
@@ -504,7 +501,12 @@ class Relay:
             if self.connection == "open" and now - beat_at >= HEARTBEAT_MS:
                 beat_at = now
                 self._announce("here")
-            keys = self.room.present_keys(now)
-            if keys != present:
-                present = keys
-                self.changed()
+            self._show_presence()
+
+    def _show_presence(self) -> None:
+        """Draw the page when who is here changed (someone arrived, left or ran out; a beat of
+        someone shown here already changes nothing)."""
+        keys = self.room.present_keys(_now_ms())
+        if keys != self._present:
+            self._present = keys
+            self.changed()
