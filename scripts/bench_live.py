@@ -28,9 +28,9 @@ order that turns by one each round:
   still receives every message from the stream: no pull requests, flow control or heartbeats);
 - **the protocol, push readers**: the lean players, each reading through such a push consumer;
 - **the protocol, page-like readers**: each player reads as the page does (an ordered pull
-  consumer fetched as nats.js fetches: as many as the last message said were pending, 1 to 100,
-  expiring after 2 s with an idle heartbeat every second, from an inbox subscription made for
-  the pull), says it is here every ``--presence`` seconds on the room's presence subject and
+  consumer fetched through nats.js, pull after pull of 100 messages, each open until they came
+  or 30 s passed, with an idle heartbeat every 15 s, from an inbox subscription made for the
+  pull), says it is here every ``--presence`` seconds on the room's presence subject and
   hears both players' beats through its own core subscription.
 
 Each run prints its figures (moves, latency, lost and doubled, the relay's and the generator's
@@ -39,7 +39,8 @@ relay's CPU a move for each (median and range over the rounds) and its ratio to 
 round's baseline, and whether the page-like readers stay within :data:`TARGET` × the baseline.
 When they do not (or with ``--breakdown always``), the breakdown runs more rounds of steps from
 the page-like readers towards push readers, each leaving one thing out (presence, the pulls'
-idle heartbeat, a subscription a pull, a pull a message), and prints what each step saves.
+idle heartbeat, a subscription a pull), after the page's reader before (a pull a message),
+and prints what each step saves.
 ``--players checked`` plays through the reference client instead (yinsh.live.client: every
 move signed at the time and checked by both players with the rules and Ed25519, as pages do),
 one run a size, which costs the generator several times the relay's CPU. A move's latency is
@@ -444,17 +445,18 @@ def _modes(args: argparse.Namespace) -> tuple[list[Mode], list[tuple[Mode, str]]
     towards push readers, with what it leaves out."""
     page = Mode("protocol, page-like readers", reader="pull", presence=args.presence)
     chain = [
-        (page, f"fetches as pages make them (as many as pending, 1-100, expiring after 2 s, an idle "
-               f"heartbeat every 1 s, an inbox subscription each), presence every {args.presence:g} s"),
+        (page, f"pulls as pages make them (100 messages, open until they came or 30 s passed, an idle "
+               f"heartbeat every 15 s, an inbox subscription each), presence every {args.presence:g} s"),
         (Mode("no presence", reader="pull"), "the same without presence (no beats, no presence subscriptions)"),
         (Mode("no idle heartbeat", reader="pull", heartbeat=0), "and the pulls ask for no idle heartbeat"),
         (Mode("one inbox a connection", reader="pull", heartbeat=0, inbox="shared"),
          "and no subscription made and removed a pull: one inbox subscription a connection for its readers"),
-        (Mode("pulls of 100", reader="pull", consume=True, expires=30.0, heartbeat=0, inbox="shared"),
-         "nats.js's consume instead of fetches: 100 messages asked at once (expiring after 30 s), "
-         "asked again when 75 are still to come"),
         (PUSH, "push readers (a push consumer each, ack none, delivering to a subscription of the connection)"),
     ]
+    before = Mode("pulls as pending (before)", reader="pull", presence=args.presence, expires=2.0, by_pending=True)
+    chain.insert(0, (before, f"the page's reader before: each pull as many as the last message said were pending "
+                             f"(1-100, so a pull a message), expiring after 2 s, an idle heartbeat every 1 s; "
+                             f"presence every {args.presence:g} s"))
     return [BASELINE, PUSH, page], chain
 
 
@@ -543,8 +545,9 @@ def lean_rounds(args: argparse.Namespace, tmp: Path) -> None:
     :data:`TARGET` × the baseline (or ``--breakdown always``), where it goes."""
     modes, chain = _modes(args)
     page = modes[2]
+    described = {mode.name: why for mode, why in chain}
     notes = {BASELINE.name: "bare JetStream: a stream, a subject a room, a publisher and two push readers a room",
-             PUSH.name: "the lean players, a push consumer each", page.name: chain[0][1]}
+             PUSH.name: "the lean players, a push consumer each", page.name: described[page.name]}
     print(f"\nthe relay's CPU a move: one nats-server ({find_server()}, file storage), a fresh one each run; "
           f"{', '.join(f'{n:,}' for n in args.rooms)} rooms, {args.seconds:.0f} s a run, {args.rounds} rounds of "
           f"{', '.join(m.name for m in modes)}", flush=True)
@@ -560,12 +563,12 @@ def lean_rounds(args: argparse.Namespace, tmp: Path) -> None:
         return
     rooms = args.breakdown_rooms or max(args.rooms)
     steps = [mode for mode, _ in chain]
-    print(f"\nwhere the page-like readers' cost goes: {rooms:,} rooms, {args.rounds} rounds of the baseline and "
-          "each step from the page-like readers to push readers:")
+    print(f"\nwhere the page-like readers' cost goes: {rooms:,} rooms, {args.rounds} rounds of the baseline, "
+          "the page's reader before, and each step from the page-like readers to push readers:")
     for mode, why in chain:
         print(f"  {mode.name:32} {why}")
     breakdown = _rounds(args, tmp, [BASELINE] + steps, [rooms], "breakdown",
-                        notes | {mode.name: why for mode, why in chain})
+                        notes | described)
     _summary(args, breakdown, [BASELINE] + steps, rooms, "where the page-like readers' cost goes", steps=True)
 
 

@@ -30,19 +30,20 @@ How the players read (:class:`Mode`):
   and dispatched by consumer name (the delivery's reply subject names it).
 - **pull, as pages read** (:class:`Puller`, the page's nats.ws reader): an ordered pull
   consumer on ``yinsh.room.<room>.*`` (ack none, one delivery, in memory, what nats.js's ordered
-  consumer asks for), fetched as nats.js's ``fetch`` does: each pull asks for as many messages as
-  the last one said were pending after it (at least 1, at most 100), expires after 2 s and asks
-  for an idle heartbeat every 1 s (half the expiry, nats.js's), from a new inbox subscription
-  made for that pull and removed after it; so a caught-up reader has one pull outstanding and
-  makes one pull (a subscription, a request, an unsubscription) a message. A reader hearing
+  consumer asks for), fetched as the page's reader fetches through nats.js: each pull asks for
+  100 messages and stays open until they came or 30 s passed, with an idle heartbeat every 15 s
+  (half the expiry, nats.js's), from a new inbox subscription made for that pull and removed
+  after it; so a reader has one pull outstanding and makes one pull (a subscription, a request,
+  an unsubscription) every 100 messages or 30 s. A reader hearing
   nothing for 5 s asks the stream for the last message of its room's game and chat subjects
   (two ``$JS.API.STREAM.MSG.GET`` requests, ``last_by_subj``; never at a move a second) and
   reads again from what it folded if the relay holds more. With **presence**, each player also
   says ``here`` (a signed message of about 180 bytes) on the core subject ``yinsh.here.<room>``
-  every few seconds and hears both players' through its own core subscription of that subject.
+  every few seconds, and one core subscription of that subject a room receives each beat once
+  (pages connect without echo: each hears only the other's beats).
   Knobs for a breakdown of what the pulls cost: no idle heartbeat, one inbox subscription per
-  connection for all its readers' pulls, or nats.js's ``consume`` (100 messages asked for at
-  once, asked again as three quarters arrived).
+  connection for all its readers' pulls, or a pull a message (the page's reader before, each
+  pull asking for as many as the last message said were pending, 1 to 100, expiring after 2 s).
 - **bare** (the baseline): nothing of the protocol. One stream (:data:`BARE_STREAM`: file
   storage, plain limits), a subject per room, one publisher a room sending a message a second
   (the room's real signed moves' lengths, as opaque bytes) guarded by
@@ -99,8 +100,6 @@ PULL_BATCH = 100
 """The most messages a page's pull asks for (the page's ``PULL_BATCH``)."""
 STALE_SECONDS = 5.0
 """A page-like reader that heard nothing this long asks the stream for its room's last messages."""
-CONSUME_REFILL = 0.75
-"""nats.js's ``consume``: asks for more once this share of what it asked for is still to come."""
 EXPECTED = "Nats-Expected-Last-Subject-Sequence"
 
 Script = list[tuple[int, str, list[tuple[str, object]]]]
@@ -118,16 +117,15 @@ class Mode:
     """``push`` or ``pull`` (as pages read)."""
     presence: float = 0.0
     """Seconds between a player's presence beats; 0: none."""
-    expires: float = 2.0
+    expires: float = 30.0
     """A pull's expiry, s (the page's ``PULL_EXPIRES_MS``)."""
     heartbeat: float | None = None
     """The idle heartbeat a pull asks for, s; ``None``: half the expiry (nats.js's); 0: none."""
     inbox: str = "pull"
     """``pull``: a new inbox subscription for each pull (nats.js's ``fetch``); ``shared``: one
     subscription per connection for all its readers' pulls."""
-    consume: bool = False
-    """nats.js's ``consume`` instead of a fetch at a time: 100 messages asked for, asked again
-    as three quarters of them arrived (or the request expired)."""
+    by_pending: bool = False
+    """Each pull asks for as many as the last message said were pending (1 to 100), not 100."""
     stale: float = STALE_SECONDS
     """Pull: seconds without a message before the reader asks for its room's last messages; 0: never."""
 
@@ -370,7 +368,7 @@ class Inbox:
 
 class Puller:
     """A player's reader as the page's (nats.ws) reads: an ordered pull consumer of its room,
-    pulled a fetch at a time (or nats.js's ``consume`` in ``mode``), made again from the last
+    pulled a fetch at a time, made again from the last
     sequence read after a gap in its deliveries or when the relay holds more than it read."""
 
     def __init__(self, player: Player, nc: NATS, mode: Mode, tag: str, inbox: Inbox | None) -> None:
@@ -388,13 +386,11 @@ class Puller:
         self.stream_seq = 0  # the last stream sequence read, either subject: where a new consumer starts
         self.pending = 0  # what the last message said was still stored after it
         self.want = self.got = 0  # the fetch under way: asked, delivered
-        self.outstanding = 0  # consume: asked for, neither delivered nor expired
         self.done: asyncio.Future[None] | None = None
         self.renew = False
         self.closed = False
         self.arrived = time.perf_counter()
-        self.task: asyncio.Task[None] | None = None
-        self.refills: set[asyncio.Task[None]] = set()  # consume: pulls under way (held: a task is weakly kept)
+        self.tasks: list[asyncio.Task[None]] = []  # the reading loop, and the quiet check's
         self.pulls = self.heartbeats = self.expired = self.resets = self.probes = 0
 
     def counts(self) -> dict[str, int]:
@@ -404,16 +400,19 @@ class Puller:
     async def open(self) -> None:
         """Make the consumer (from the room's first message) and start reading."""
         await self._consumer()
-        self.task = asyncio.get_running_loop().create_task(self._consume() if self.mode.consume else self._fetches())
+        loop = asyncio.get_running_loop()
+        self.tasks.append(loop.create_task(self._fetches()))
+        if self.mode.stale:
+            self.tasks.append(loop.create_task(self._quiet()))
 
     async def close(self) -> None:
         self.closed = True
         if self.done is not None and not self.done.done():
             self.done.set_result(None)
-        if self.task is not None:
-            self.task.cancel()
+        for task in self.tasks:
+            task.cancel()
             try:
-                await self.task
+                await task
             except (asyncio.CancelledError, Exception):  # stopped, or a connection already gone
                 pass
 
@@ -466,7 +465,7 @@ class Puller:
         return self.got
 
     async def _fetches(self) -> None:
-        """The page's reading loop: pull as many as were pending after the last message, at least 1."""
+        """The page's reading loop: pull after pull, each of 100 (or as many as were pending)."""
         batch = 1
         while not self.closed:
             try:
@@ -474,18 +473,20 @@ class Puller:
                     self.renew = False
                     await self._consumer()
                     batch = 1
-                got = await self._fetch(batch)
+                got = await self._fetch(batch if self.mode.by_pending else PULL_BATCH)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the relay gone or restarted: a new consumer from the last sequence read
                 self.renew = True
                 await asyncio.sleep(0.5)
                 continue
-            if got:
-                batch = max(1, min(PULL_BATCH, self.pending))
-                continue
-            batch = 1
-            if self.mode.stale and time.perf_counter() - self.arrived >= self.mode.stale:
+            batch = max(1, min(PULL_BATCH, self.pending)) if got else 1
+
+    async def _quiet(self) -> None:
+        """The page's quiet check: nothing came for a while, the stream is asked (whatever the pull)."""
+        while not self.closed:
+            await asyncio.sleep(1.0)
+            if time.perf_counter() - self.arrived >= self.mode.stale:
                 await self._probe()
 
     async def _probe(self) -> None:
@@ -502,21 +503,7 @@ class Puller:
                 continue
             if seq > self.stream_seq:
                 self.renew = True
-
-    async def _consume(self) -> None:
-        await self._pull(self._top_up(), self._inbox())
-        while not self.closed:
-            await asyncio.sleep(1.0)
-            if self.renew:  # a gap: a new consumer, and all asked again
-                self.renew, self.outstanding = False, 0
-                await self._consumer()
-                await self._pull(self._top_up(), self._inbox())
-
-    def _top_up(self) -> int:
-        """How many to ask for now: what makes :data:`PULL_BATCH` outstanding again."""
-        batch = PULL_BATCH - self.outstanding
-        self.outstanding = PULL_BATCH
-        return batch
+                self._end()
 
     async def _on_msg(self, msg: Msg) -> None:
         self.deliver(msg)
@@ -529,12 +516,7 @@ class Puller:
                 self.heartbeats += 1
                 return
             self.expired += 1  # 408: expired (what it did not deliver is in its headers); 409: refused
-            if self.mode.consume:
-                assert msg.headers is not None
-                self.outstanding -= int(msg.headers.get("Nats-Pending-Messages", "0") or 0)
-                self._refill()
-            else:
-                self._end()
+            self._end()
             return
         tokens = _ack_tokens(msg.reply)
         if tokens[1] != self.consumer:
@@ -549,23 +531,14 @@ class Puller:
         room = self.player.room
         if msg.subject == room.subject:
             room.fold(self.player, msg.data, seq)
-        if self.mode.consume:
-            self.outstanding -= 1
-            self._refill()
-            return
         self.got += 1
         if self.got >= self.want:
             self._end()
 
-    def _refill(self) -> None:
-        if not self.closed and self.outstanding <= CONSUME_REFILL * PULL_BATCH:
-            task = asyncio.get_running_loop().create_task(self._pull(self._top_up(), self._inbox()))
-            self.refills.add(task)
-            task.add_done_callback(self.refills.discard)
-
 
 async def _hear(room: LeanRoom, nc: NATS) -> Subscription:
-    """A page's core subscription of its room's presence (it hears its own beats too)."""
+    """The core subscription of a room's presence: each beat delivered once, as to the other page
+    (pages connect without echo: a page does not hear its own beats)."""
 
     async def heard(msg: Msg) -> None:
         room.heard += 1
@@ -670,8 +643,8 @@ async def worker_main(url: str, rooms: int, seconds: float, seed: int, sync: Pat
                         await puller.open()
                     else:
                         await dispatches[c].read(player, tag)
-                    if mode.presence:
-                        hearing.append(await _hear(room, ncs[c]))
+                    if mode.presence and seat == 0:  # one subscription a room: one delivery a beat, as pages
+                        hearing.append(await _hear(room, ncs[c]))  # that hear only the other's (no echo)
                 dispatch = dispatches[(2 * i) % len(dispatches)]
                 for index in range(room.first):  # created, two seats, started
                     if not await room.publish(dispatch.js, index, time.perf_counter() + 30):

@@ -87,7 +87,7 @@ export function text(data) {
 
 // ------------------------------------------------------------------ the relay
 
-const pulls = new Set();  // the pulls under way: a reconnect ends them (their messages may be lost)
+const readers = new Set();  // the readers under way: a reconnect ends them (their pulls' messages may be lost)
 const requests = new Set();  // how to end each request under way: a reconnect ends them too
 
 /** `promise`, or a rejection at the next reconnect: a request sent on a connection that was lost
@@ -99,9 +99,16 @@ function untilReconnect(promise) {
   return Promise.race([promise, reconnected]).finally(() => requests.delete(end));
 }
 
+/** End every reader and request under way: the connection was lost, whatever they were waiting
+ * for may never come. */
+function endAll() {
+  for (const reader of readers) stopReading(reader);
+  for (const end of requests) end();
+}
+
 /** Connect to the relay with nats.ws (`nats`, the module) and report every change of the
  * connection to `onStatus(type)` ("disconnect", "reconnecting", "reconnect", "closed", …). On a
- * "reconnect" the pulls and requests under way end at once: a pull sent on the lost connection
+ * "reconnect" the readers and requests under way end at once: a pull sent on the lost connection
  * may have had its messages delivered to it (lost, though the consumer counts them delivered),
  * and a request sent on it is never answered, so the reader must read again from the last
  * sequence it folded, not wait for a pull to expire or a request to time out. */
@@ -109,10 +116,7 @@ export async function connect(nats, options, onStatus) {
   const nc = await nats.connect(options);
   (async () => {
     for await (const status of nc.status()) {
-      if (status.type === "reconnect") {
-        stopPulls();
-        for (const end of requests) end();
-      }
+      if (status.type === "reconnect") endAll();
       onStatus(status.type);
     }
   })().catch(() => {});
@@ -124,8 +128,7 @@ export async function connect(nats, options, onStatus) {
   // makes the connection again.
   addEventListener("online", () => {
     if (nc.isClosed() || !nc.protocol.connected) return;
-    stopPulls();
-    for (const end of requests) end();
+    endAll();
     onStatus("online");
     const silent = new Promise((resolve) => setTimeout(resolve, 1000, "silent"));
     Promise.race([nc.flush(), silent]).then((answer) => {
@@ -135,40 +138,66 @@ export async function connect(nats, options, onStatus) {
   return nc;
 }
 
-/** End the pulls under way at once (the reader has something to do first). */
-export function stopPulls() {
-  for (const messages of pulls) messages.stop();
+/** Start reading `stream` through a new ordered consumer made from `options` (its start
+ * sequence, its subjects): pulls of `max` messages, each waiting up to `expires` ms, one after
+ * another, every message queued for `take` as it arrives. A pull that is answered only once
+ * `max` messages came or it expired costs the relay one request for many messages, and a quiet
+ * room one request every `expires` ms (with the relay's idle heartbeats, at half that). Rejects
+ * at a reconnect. */
+export async function read(jetstream, stream, options, max, expires) {
+  const consumer = await untilReconnect(jetstream.consumers.get(stream, options));
+  const reader = { consumer, queue: [], wake: null, pull: null, ended: false, error: null };
+  readers.add(reader);
+  (async () => {
+    while (!reader.ended) {
+      reader.pull = await untilReconnect(consumer.fetch({
+        max_messages: max, expires, callback: (m) => { reader.queue.push(m); wake(reader); } }));
+      if (reader.ended) reader.pull.stop();  // stopped while the pull was being made
+      const error = await reader.pull.closed();
+      if (error) throw error;
+    }
+  })().catch((e) => { reader.error = e; }).finally(() => stopReading(reader));
+  return reader;
 }
 
-/** An ordered consumer of `stream` made from `options` (its start sequence, its subjects), for
- * `pull`; rejects at a reconnect. */
-export async function orderedConsumer(jetstream, stream, options) {
-  return untilReconnect(jetstream.consumers.get(stream, options));
+function wake(reader) {
+  if (reader.wake) reader.wake();
 }
 
-/** The next stored messages of `consumer` (an ordered consumer), in the stream's order, as an
- * array: one pull and one answer to Python for up to `max` of them. Ask for no more than are
- * stored (the last message's `info.pending`): the pull then ends at once; with nothing stored
- * it waits up to `expires` ms for one. An empty array: nothing came (or a reconnect ended it). */
-export async function pull(consumer, max, expires) {
-  const batch = [];
-  const messages = await untilReconnect(
-    consumer.fetch({ max_messages: max, expires, callback: (m) => { batch.push(m); } }));
-  pulls.add(messages);
-  try {
-    const error = await messages.iterClosed;
-    if (error && !batch.length) throw error;
-  } finally {
-    pulls.delete(messages);
+/** The messages `reader` received since the last take, in the stream's order: at once if some
+ * came, else as soon as one comes, or an empty array after `wait` ms (or at `wakeReaders`).
+ * Rejects once the reader has ended and handed over everything it received. */
+export function take(reader, wait) {
+  return new Promise((resolve, reject) => {
+    const settle = () => {
+      clearTimeout(timer);
+      reader.wake = null;
+      const batch = reader.queue.splice(0);
+      if (batch.length || !reader.ended) resolve(batch);
+      else reject(reader.error || new Error("the reading stopped"));
+    };
+    const timer = setTimeout(settle, wait);
+    if (reader.queue.length || reader.ended) settle();
+    else reader.wake = settle;
+  });
+}
+
+/** Every take under way answers now (what came, or nothing): the reader has something to check. */
+export function wakeReaders() {
+  for (const reader of readers) wake(reader);
+}
+
+/** End `reader` (its pull stopped; what it received is still taken) and delete the relay's side
+ * of its consumer (best effort: the relay drops an idle one by itself after a while). */
+export function stopReading(reader, manager, stream) {
+  if (!reader.ended) {
+    reader.ended = true;
+    readers.delete(reader);
+    if (reader.pull) reader.pull.stop();
+    wake(reader);
   }
-  return batch;
-}
-
-/** Delete the relay's side of an ordered consumer no longer read (best effort: the relay drops
- * an idle one by itself after a while). */
-export function dropConsumer(manager, stream, consumer) {
-  const name = consumer && consumer.currentConsumer && consumer.currentConsumer.name;
-  if (name) manager.consumers.delete(stream, name).catch(() => {});
+  const current = reader.consumer.currentConsumer;
+  if (manager && current && current.name) manager.consumers.delete(stream, current.name).catch(() => {});
 }
 
 /** The stream sequence of the last message stored on `subject` (wildcards allowed: a room's

@@ -41,14 +41,15 @@ RELAY_DOWN = re.compile(r"WebSocket connection to 'ws://127\.0\.0\.1:\d+/' faile
 TIMEOUT = 20_000
 
 
-def run_aside(coroutine: Any) -> None:
+def run_aside(coroutine: Any) -> Any:
     """Run an asyncio coroutine to its end on a thread of its own (Playwright's sync API keeps
-    an event loop running on the test's thread)."""
+    an event loop running on the test's thread); what it returned."""
     failure: list[BaseException] = []
+    result: list[Any] = []
 
     def target() -> None:
         try:
-            asyncio.run(asyncio.wait_for(coroutine, 60))
+            result.append(asyncio.run(asyncio.wait_for(coroutine, 60)))
         except BaseException as exc:  # handed to the test's thread
             failure.append(exc)
 
@@ -57,6 +58,7 @@ def run_aside(coroutine: Any) -> None:
     thread.join()
     if failure:
         raise failure[0]
+    return result[0]
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,10 @@ from typing import Any
 
 import pytest
 import test_live
-from test_live import TIMEOUT, LivePage
+from test_live import TIMEOUT, LivePage, run_aside
 
+from yinsh.live.client import connect
+from yinsh.live.protocol import STREAM
 from yinsh.live.server import Relay
 
 SEATS_SEEN = """() => {
@@ -142,6 +144,40 @@ def test_after_a_relay_restart_a_move_made_offline_still_arrives(people: dict[st
     ben.click_point("a5")  # sent while the pages reconnect, or after: stored once either way
     ana.wait_record("1.e3 2.a5")
     away_for_b5_then_on(ana, ben)
+
+
+def drop_consumers(relay: Relay) -> int:
+    """Delete every consumer of the rooms' stream, as the relay does when the node that held
+    them dies; how many there were."""
+
+    async def run() -> int:
+        nc = await connect(relay.url)
+        js = nc.jetstream()
+        names = [info.name for info in await js.consumers_info(STREAM)]
+        for name in names:
+            await js.delete_consumer(STREAM, name)
+        await nc.close()
+        return len(names)
+
+    return int(run_aside(run()))
+
+
+def test_readers_whose_consumers_the_relay_lost_go_on_reading(people: dict[str, Person], relay: Relay,
+                                                               site_url: str) -> None:
+    """Both pages connected, the consumers they read through deleted on the relay (as when their
+    node dies): each page reads on from the last message it folded, and the game goes on."""
+    ana, ben = people["ana"], people["ben"]
+    start_game(ana, ben, relay, site_url)
+    ana.click_point("e3")
+    ben.wait_record("1.e3")
+    assert drop_consumers(relay) >= 2
+    ben.click_point("a5")
+    ana.wait_record("1.e3 2.a5")
+    ana.click_point("b5")
+    ben.wait_record("1.e3 2.a5 3.b5")
+    for person in (ana, ben):
+        person.wait_live("playing")
+        person.check()
 
 
 def test_a_reload_during_the_others_move_comes_back_with_it(people: dict[str, Person], relay: Relay,

@@ -5,16 +5,19 @@ Loaded on demand, when a room opens, with the seat's key and the relay calls of
 MicroPython:
 
 1. **Reads** the room from the stream :data:`~yinsh.live.protocol.STREAM` by an ordered consumer
-   (never a core subscription: it also sees publishes the stream refused), pulled in batches —
-   as many messages as the last one said were stored after it, up to :data:`PULL_BATCH`, their
-   signatures checked together, one answer from JavaScript a batch — each message decoded
+   (never a core subscription: it also sees publishes the stream refused), through pulls of
+   :data:`PULL_BATCH` messages that stay open until they came or :data:`PULL_EXPIRES_MS` passed
+   (one request to the relay for many messages, not one a message), the messages taken from
+   JavaScript as they arrive, all that came meanwhile in one answer, their signatures checked
+   together — each message decoded
    (:func:`~yinsh.live.protocol.decode`), verified with WebCrypto's Ed25519 and folded
    (:meth:`~yinsh.live.room.Room.apply`, where the rules core checks every move). The room is
    folded as a prefix of the stream: a consumer starts at the message after the last one folded
    (:attr:`~yinsh.live.room.Room.seq`), and is made again after any failure and after every
    reconnect (a pull sent on a connection that was lost may have had its messages delivered to
    it: gone, though the relay counts them delivered; a request sent on it is never answered, so
-   a reconnect ends the pulls and requests under way at once rather than after their timeouts).
+   a reconnect ends the reading and the requests under way at once rather than after their
+   timeouts).
 2. **Nothing lost, whatever the cause**: the reader asks the stream for the room's last stored
    sequence after every reconnect, after every :data:`~yinsh.live.room.QUIET_CHECK_MS` without a
    message, and at once when another page's presence says it has read further; if the room is
@@ -26,6 +29,8 @@ MicroPython:
    while connected.
 4. **Presence**: ``who`` on arriving and after every reconnect (every page answers ``here`` at
    once), ``here`` every :data:`~yinsh.live.room.HEARTBEAT_MS`, ``gone`` when the page closes.
+   The connection asks for no echo: the page notes its own beats itself, so a beat costs the
+   relay a delivery to each other page, none back to its sender.
 """
 
 from __future__ import annotations
@@ -53,11 +58,14 @@ __all__ = ["Relay", "NATS_URL", "HELPER_URL", "PULL_BATCH", "SEND_SECONDS"]
 
 NATS_URL = "./static/vendor/nats/nats.js"
 HELPER_URL = "./static/js/live.js"
-PULL_EXPIRES_MS = 2000
-"""How long a pull waits for a message before the reader pulls again (a quiet room costs the relay
-one request this often a page)."""
+PULL_EXPIRES_MS = 30_000
+"""How long a pull waits for its messages before the reader pulls again (a quiet room costs the
+relay one request this often a page, and an idle heartbeat at half of it)."""
 PULL_BATCH = 100
-"""The most messages a pull asks for (a flood is read this many at a time)."""
+"""The messages a pull asks for: a pull stays open until this many came (or it expired)."""
+TAKE_WAIT_MS = 1000
+"""How long the reader waits for a message before it looks whether the stream should be asked
+(a quiet spell); a reconnect or another page's hint ends the wait at once."""
 SEND_SECONDS = 10.0
 """How long, connected, an event is tried before the page says the relay does not answer."""
 UNGUARDED_AFTER = 3
@@ -141,7 +149,8 @@ class Relay:
             self.nc = await self.helper.connect(nats, to_js({
                 "servers": self.address, "maxReconnectAttempts": -1, "reconnectTimeWait": 250,
                 "reconnectJitter": 100, "reconnectJitterTLS": 100,
-                "pingInterval": 2000, "maxPingOut": 2, "timeout": 4000}), create_proxy(self._status))
+                "pingInterval": 2000, "maxPingOut": 2, "timeout": 4000,
+                "noEcho": True}), create_proxy(self._status))  # its own beats are noted here, not sent back
             self.jetstream = self.nc.jetstream()
             self.manager = await self.nc.jetstreamManager()
         except Exception as exc:
@@ -221,54 +230,51 @@ class Relay:
         """Fold the room's messages in the stream's order, for as long as the page is open (see
         the module's docstring: the consumer made again after any failure and every reconnect,
         the stream asked after every reconnect, quiet spell or hint). The page is drawn once a batch."""
-        consumer = None
-        batch = 1
+        reader = None
         reconnects = self.reconnects
         check_due = True  # at once: whether the room exists, and where the stream ends
         quiet_since = _now_ms()
         while not self.closed:
             if self.reconnects != reconnects:
                 reconnects = self.reconnects
-                self._drop(consumer)
-                consumer = None
+                self._drop(reader)
+                reader = None
                 check_due = True
             if check_due or self._check_soon or _now_ms() - quiet_since >= QUIET_CHECK_MS:
                 if self.connection == "open":
                     check_due = self._check_soon = False
                     quiet_since = _now_ms()
                     try:
-                        if await self._behind() and consumer is not None:
+                        if await self._behind() and reader is not None:
                             self.rereads += 1
-                            self._drop(consumer)
-                            consumer = None
+                            self._drop(reader)
+                            reader = None
                     except Exception:  # the relay not answering yet: the next round asks again
                         check_due = True
                 if self.reconnects != reconnects:  # one came while checking: start again from the top
                     continue
             try:
-                if consumer is None:
-                    consumer = await self.helper.orderedConsumer(self.jetstream, STREAM, to_js({
-                        "filterSubjects": [room_filter(self.room.name)], "opt_start_seq": self.room.seq + 1}))
-                    batch = 1
-                msgs = await self.helper.pull(consumer, batch, PULL_EXPIRES_MS)
+                if reader is None:
+                    reader = await self.helper.read(self.jetstream, STREAM, to_js({
+                        "filterSubjects": [room_filter(self.room.name)], "opt_start_seq": self.room.seq + 1}),
+                        PULL_BATCH, PULL_EXPIRES_MS)
+                msgs = await self.helper.take(reader, TAKE_WAIT_MS)
             except Exception:  # the relay gone or restarted: a new consumer from the last sequence folded
-                self._drop(consumer)
-                consumer = None
+                self._drop(reader)
+                reader = None
                 if self.reconnects == reconnects:  # a reconnect ended it: read again at once
                     await self._pause(0.5)
                 continue
             count = int(msgs.length)
-            if count == 0:  # nothing more stored (or a reconnect ended the pull)
-                batch = 1
+            if count == 0:  # nothing came meanwhile (or a hint woke the reader)
                 continue
             quiet_since = _now_ms()
-            batch = max(1, min(PULL_BATCH, int(msgs[count - 1].info.pending)))
             try:
                 changed = await self._fold([msgs[i] for i in range(count)])
             except Exception as exc:  # nothing was folded past the failure: read again from there
                 warn("messages could not be read", exc)
-                self._drop(consumer)
-                consumer = None
+                self._drop(reader)
+                reader = None
                 continue
             was = self.read_all
             self._read_all()
@@ -287,11 +293,10 @@ class Relay:
         if not self.read_all and self._stored >= 0 and not self.room.behind(self._stored):
             self.read_all = True
 
-    def _drop(self, consumer) -> None:  # type: ignore[no-untyped-def]
-        """Stop reading ``consumer`` (the relay's side deleted, best effort)."""
-        if consumer is not None and self.manager is not None:
-            self.helper.dropConsumer(self.manager, STREAM, consumer)
-        return None
+    def _drop(self, reader) -> None:  # type: ignore[no-untyped-def]
+        """Stop ``reader`` (its consumer's relay side deleted, best effort)."""
+        if reader is not None:
+            self.helper.stopReading(reader, self.manager, STREAM)
 
     async def _behind(self) -> bool:
         """Ask the stream for the room's last stored sequence: whether the room is behind it (then
@@ -459,14 +464,14 @@ class Relay:
 
     async def _hint(self, seq: int) -> None:
         """Another page has read the room up to ``seq``: if this page's reader has not folded it
-        soon after, ask the stream now (the current pull ends at once)."""
+        soon after, ask the stream now (the reader stops waiting at once)."""
         await asyncio.sleep(HINT_GRACE_MS / 1000)
         wait = HINT_CHECK_MS - (_now_ms() - self._checked_at)
         if wait > 0:
             await asyncio.sleep(wait / 1000)
         if self.room.seq < seq and not self.closed:
             self._check_soon = True
-            self.helper.stopPulls()
+            self.helper.wakeReaders()
 
     def _announce(self, kind: str) -> None:
         """Say ``here`` or ``who``, signed now, with a ``gone`` signed beside it for the page's
@@ -480,7 +485,10 @@ class Relay:
             signed = str(await self.helper.sign(draft.text().decode("utf-8")))  # no await in a comprehension
             signed_gone = str(await self.helper.sign(gone.text().decode("utf-8")))  # on MicroPython
             self._gone = gone.signed(self.key, signed_gone).decode("utf-8")
-            self._publish_presence(draft.signed(self.key, signed).decode("utf-8"))
+            data = draft.signed(self.key, signed)
+            self._publish_presence(data.decode("utf-8"))
+            self.room.presence(decode(data), True, _now_ms())  # the relay sends it to the others only
+            self._show_presence()
 
         self.task(run())
 
