@@ -30,7 +30,7 @@ ENTRY_MODULES = (
     "yinsh/__init__.py", "yinsh/turn.py", "yinsh/render.py", "yinsh/lessons.py", "yinsh/diagram.py",
     "yinsh/record.py", "yinsh/sgf.py", "yinsh/position.py", "yinsh/link.py",
     *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "yinsh" / "page").glob("*.py")),
-    "yinsh/live/protocol.py", "yinsh/live/room.py", "yinsh/live/status.py",
+    "yinsh/live/protocol.py", "yinsh/live/room.py", "yinsh/live/status.py", "yinsh/live/clock.py",
 )
 """The modules of the page's main thread that need no browser (files of the repository): the
 rules, the renderer and the whole of the page's model, :mod:`yinsh.page`."""

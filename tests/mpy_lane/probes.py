@@ -570,6 +570,32 @@ def spaces(texts):
     return [[strip(t), words(t), lower(t), visible(t)] for t in texts]
 
 
+def clocks(controls, timings):
+    """Each control of ``controls`` read, written and described, and a game's clocks folded
+    from ``timings`` ([wait, think] a move) under it: every move's answer, both clocks and
+    quotas after it, the record's comments, a clock's text; the error of what cannot be read."""
+    from yinsh.live.clock import Clocks, TimeControl, clk_comment, clock_text
+
+    out = []
+    for text in controls:
+        try:
+            control = TimeControl.parse(text)
+        except YinshError as exc:
+            out.append(["error", str(exc)])
+            continue
+        clock = Clocks(control)
+        clock.start(0)
+        now, steps = 0, []
+        for wait, think in timings:
+            ok = clock.move(now + wait, think)
+            now += wait if ok else 0
+            steps.append([ok, list(clock.left), list(clock.quota), clock.out_of_time(now + 60_000),
+                          clock_text(clock.remaining(clock.to_move, now + 5_000))])
+        out.append([str(control), control.tag(), str(TimeControl.from_tag(control.tag())), control.describe(),
+                    steps, [clk_comment(ms) for ms in clock.spent]])
+    return out
+
+
 def live_room(text, colours, junk):
     """A live room folded from a scripted stream (yinsh.live): created with ``colours``, two
     seats, a start, the moves of ``text`` by whoever is to move, every item of ``junk`` stored
