@@ -160,8 +160,12 @@ export async function read(jetstream, stream, options, max, expires) {
   return reader;
 }
 
+/** Answer `reader`'s take under way once the messages being handed over now are all queued (a
+ * microtask: after the rest of the relay's frame, so a burst is folded and drawn once). */
 function wake(reader) {
-  if (reader.wake) reader.wake();
+  const settle = reader.wake;
+  reader.wake = null;
+  if (settle) queueMicrotask(settle);
 }
 
 /** The messages `reader` received since the last take, in the stream's order: at once if some
@@ -169,9 +173,12 @@ function wake(reader) {
  * Rejects once the reader has ended and handed over everything it received. */
 export function take(reader, wait) {
   return new Promise((resolve, reject) => {
+    let settled = false;
     const settle = () => {
+      if (settled) return;  // the timer, or a wake: whichever comes first hands the messages over
+      settled = true;
       clearTimeout(timer);
-      reader.wake = null;
+      if (reader.wake === settle) reader.wake = null;
       const batch = reader.queue.splice(0);
       if (batch.length || !reader.ended) resolve(batch);
       else reject(reader.error || new Error("the reading stopped"));
