@@ -2,6 +2,8 @@
 375 × 667 phone, in each theme, checked by geometry; each state is saved as a screenshot in
 test-artifacts/ (layout-*.png).
 
+- Every width (1280, 1024, 390 px): each move of the list readable whole, the longest wrapping
+  between its ring move and its removals.
 - Desktop: at least eight moves in view with the guide and a hint shown; a move never breaks
   inside its notation; the game's result beside the board (over none of its points), put away by
   its close button, Escape or a press elsewhere; the review's graph labelled and readable, its
@@ -20,6 +22,7 @@ from typing import Any
 
 import pytest
 from games import BRAVE_COMBO
+from helpers import rows_seeking_game
 from pages import AI_TIMEOUT_MS, RecordedPage, save_settled_screenshot
 from test_access import AXE, axe_problems
 
@@ -122,6 +125,29 @@ def _record(game: Game) -> str:
 
 
 # --------------------------------------------------------------------------- desktop
+
+
+LONGEST_MOVES = rows_seeking_game(115)
+"""A game whose last move, ``h10-d6;xf10-j10xj7xc8-g8xg7`` (two rows removed after the ring's
+move), is as long as moves get, beside others with removals before and after a ring move."""
+CUT_MOVES_JS = """() => [...document.querySelectorAll('#moves button.move')]
+    .filter(b => b.scrollWidth > b.clientWidth + 0.5 || b.closest('li').scrollWidth > b.closest('li').clientWidth + 0.5
+                 || [...b.querySelectorAll('.part')].some(p => p.getClientRects().length !== 1))
+    .map(b => b.textContent)"""
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (1024, 768), (390, 844)])
+def test_every_move_in_the_list_is_readable_whole(chromium_browser, site_url, width, height):
+    """No entry of the move list is cut, at any width the page supports: a move too long for its
+    column wraps between its ring move and its removals, never inside one."""
+    game = LONGEST_MOVES
+    assert "xf10-j10xj7xc8-g8xg7" in game.record()
+    with RecordedPage(chromium_browser, site_url, viewport={"width": width, "height": height}) as visit:
+        page = _open(visit, _record(game), game.record())
+        assert page.evaluate(CUT_MOVES_JS) == []
+        last = page.locator(f'#moves [data-ply="{len(game.moves)}"]')
+        assert last.inner_text().replace("\n", "").endswith("h10-d6;xf10-j10xj7xc8-g8xg7")
+        save_settled_screenshot(page, f"layout-moves-{width}")
 
 
 def test_desktop_moves_result_review_and_labels(chromium_browser, site_url):

@@ -388,8 +388,16 @@ def _move_items(moves: list[tuple[int, str, str]], first: int) -> str:
 
 
 def _move_parts(text: str) -> str:
-    """A move's notation in parts that never break inside (``i9-e9;`` ``xf9-j9xd8``): a long
-    move wraps only after a ``;``."""
-    parts = text.split(";")
-    return "<wbr>".join(f'<span class="part">{escape(part)}{";" if i < len(parts) - 1 else ""}</span>'
-                        for i, part in enumerate(parts))
+    """A move's notation in parts that never break inside: its ring move (``i9-e9``) and each
+    removal (``xf9-j9xd8``: a row, then a ring), a ``;`` kept with what it ends; a long move
+    wraps only between parts."""
+    pieces: list[str] = []
+    for part in text.split(";"):
+        if part.startswith("x"):
+            fields = part[1:].split("x")  # row, ring, row, ring, …
+            pieces += ["x" + "x".join(fields[i:i + 2]) for i in range(0, len(fields), 2)]
+        else:
+            pieces.append(part)
+        pieces[-1] += ";"
+    pieces[-1] = pieces[-1][:-1]
+    return "<wbr>".join(f'<span class="part">{escape(piece)}</span>' for piece in pieces)
