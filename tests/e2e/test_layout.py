@@ -136,6 +136,20 @@ CUT_MOVES_JS = """() => [...document.querySelectorAll('#moves button.move')]
     .map(b => b.textContent)"""
 
 
+def test_a_short_move_list_starts_at_the_top_and_a_long_one_shows_its_last_move(chromium_browser, site_url):
+    gap = "() => document.querySelector('#moves li').getBoundingClientRect().top - " \
+          "document.querySelector('.move-scroll').getBoundingClientRect().top"
+    last_shown = """() => { const box = document.querySelector('.move-scroll').getBoundingClientRect();
+        const last = document.querySelector('#moves li:last-child').getBoundingClientRect();
+        return last.bottom <= box.bottom + 1 && last.top >= box.top - 1; }"""
+    short = Game.from_record("1.h4 2.c7 3.c8")
+    with RecordedPage(chromium_browser, site_url, viewport={"width": 1280, "height": 800}) as visit:
+        page = _open(visit, _record(short), short.record())
+        assert 0 <= page.evaluate(gap) < 8, page.evaluate(gap)  # no empty space above the first moves
+        page = _open(visit, _record(LONGEST_MOVES), LONGEST_MOVES.record())
+        assert page.evaluate(last_shown) and page.evaluate(gap) < 0  # scrolled to the end
+
+
 @pytest.mark.parametrize("width, height", [(1280, 800), (1024, 768), (390, 844)])
 def test_every_move_in_the_list_is_readable_whole(chromium_browser, site_url, width, height):
     """No entry of the move list is cut, at any width the page supports: a move too long for its
