@@ -68,7 +68,7 @@ from yinsh.live.protocol import (
     stream_config,
     subject_kind,
 )
-from yinsh.live.room import HEARTBEAT_MS, QUIET_CHECK_MS, LiveError, Room
+from yinsh.live.room import HEARTBEAT_MS, QUIET_CHECK_MS, SEND_MS, LiveError, Room
 
 __all__ = ["Keys", "verify", "RoomClient", "Refused", "ensure_stream", "new_room_name", "new_nonce", "connect"]
 
@@ -270,7 +270,7 @@ class RoomClient:
         except NotFoundError:
             return 0
 
-    async def caught_up(self, timeout: float = 10.0) -> None:
+    async def caught_up(self, timeout: float = SEND_MS / 1000) -> None:
         """Wait until the room has folded the last message the stream stores of it."""
         last = await self.last_stored()
         await self.wait_for(lambda room: not room.behind(last), timeout)
@@ -332,7 +332,7 @@ class RoomClient:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_for(self, predicate: Callable[[Room], bool], timeout: float = 10.0) -> None:
+    async def wait_for(self, predicate: Callable[[Room], bool], timeout: float = SEND_MS / 1000) -> None:
         """Wait until ``predicate(room)`` holds; ``TimeoutError`` after ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
         while not predicate(self.room):
@@ -346,7 +346,7 @@ class RoomClient:
 
     # -- sending -----------------------------------------------------------------------
 
-    async def send(self, build: Callable[[Room], Draft], attempts: int = 50, timeout: float = 10.0) -> int:
+    async def send(self, build: Callable[[Room], Draft], refusals: int = 50, timeout: float = SEND_MS / 1000) -> int:
         """Sign and send the event ``build(room)`` drafts, guarded by the expected last sequence;
         on a refusal by the relay, fold what was stored meanwhile and draft again. Returns the
         event's stream sequence once the room has folded and accepted it. Raises :class:`Refused`
@@ -359,11 +359,12 @@ class RoomClient:
         counts one event per version, so the stream decides, in its order, which one is kept.
         A publish lost on the way (the relay restarting, a node dying) is sent again with the
         same ``Nats-Msg-Id`` (its signature: Ed25519 signs the same text alike), which the relay
-        stores once."""
+        stores once. ``timeout`` bounds the sending, then, once the relay stored the event, the
+        reading of it: a reader whose consumer died with a node is made again meanwhile."""
         deadline = time.monotonic() + timeout
-        junk_only = unanswered = 0
+        junk_only = unanswered = refused = 0
         self._pending = self._won = None
-        for _ in range(attempts):
+        while refused < refusals:
             if self._won is not None:  # an earlier attempt was stored and counted after all
                 return self._won
             try:
@@ -391,6 +392,7 @@ class RoomClient:
                     await asyncio.sleep(0.2)  # no leader for the stream now: a node died
                     continue
                 self.retries += 1
+                refused += 1
                 version = self.room.version
                 await self.wait_for(_past(expected), left)
                 junk_only = junk_only + 1 if self.room.version == version else 0
@@ -403,11 +405,11 @@ class RoomClient:
                 unanswered += 1
                 await asyncio.sleep(0.2)
                 continue
-            await self.wait_for(_past(ack.seq - 1), left)
+            await self.wait_for(_past(ack.seq - 1), timeout)
             if self._won is None:
                 raise Refused(f"the room did not accept the {draft.kind} (stored at {ack.seq})")
             return self._won
-        raise Refused(f"the relay refused the event {attempts} times")
+        raise Refused(f"the relay refused the event {refusals} times")
 
     async def create(self, colours: str = "white") -> int:
         return await self.send(lambda room: room.draft_create(self.key, colours))

@@ -73,7 +73,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 __all__ = ["LiveError", "Seat", "ChatLine", "Room", "CHAT_BURST", "CHAT_WINDOW_MS", "PRESENCE_TIMEOUT_MS",
-           "HEARTBEAT_MS", "QUIET_CHECK_MS"]
+           "HEARTBEAT_MS", "QUIET_CHECK_MS", "SEND_MS"]
 
 CHAT_BURST: Final = 5
 """A chat author may write this many lines…"""
@@ -88,6 +88,11 @@ PRESENCE_TIMEOUT_MS: Final = 10_000
 QUIET_CHECK_MS: Final = 5_000
 """A reader that folded nothing for this long asks the stream for the room's last stored sequence
 (and again after as long, while quiet): a message its consumer lost on the way is read again, whatever lost it."""
+SEND_MS: Final = 20_000
+"""How long, connected, an event is tried before its sender gives up, and then how long its reader
+may take to fold it. Twice the longest a stream goes without a leader when its leader crashes
+(nats-server's raft waits 4 to 9 s after the leader's last heartbeat, then campaigns for up to
+0.8 s): a move made then goes once another node leads, on a machine that is busy too."""
 PHASES: Final = ("new", "waiting", "playing", "over")
 """``new`` (no room yet: not created, or its messages expired), ``waiting`` (for players or a
 start), ``playing``, ``over`` (a game ended; a start begins a rematch)."""

@@ -51,7 +51,7 @@ from ..live.protocol import (
     stream_config,
     subject_kind,
 )
-from ..live.room import HEARTBEAT_MS, QUIET_CHECK_MS, LiveError, Room
+from ..live.room import HEARTBEAT_MS, QUIET_CHECK_MS, SEND_MS, LiveError, Room
 from .dom import create_proxy, is_none, to_js, warn, window
 
 __all__ = ["Relay", "NATS_URL", "HELPER_URL", "PULL_BATCH", "SEND_SECONDS"]
@@ -66,7 +66,7 @@ PULL_BATCH = 100
 TAKE_WAIT_MS = 1000
 """How long the reader waits for a message before it looks whether the stream should be asked
 (a quiet spell); a reconnect or another page's hint ends the wait at once."""
-SEND_SECONDS = 10.0
+SEND_SECONDS = SEND_MS / 1000
 """How long, connected, an event is tried before the page says the relay does not answer."""
 UNGUARDED_AFTER = 3
 """Refusals in a row caused by junk alone before an event goes without the sequence guard."""
