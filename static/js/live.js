@@ -150,8 +150,12 @@ export async function read(jetstream, stream, options, max, expires) {
   readers.add(reader);
   (async () => {
     while (!reader.ended) {
-      reader.pull = await untilReconnect(consumer.fetch({
-        max_messages: max, expires, callback: (m) => { reader.queue.push(m); wake(reader); } }));
+      const pending = consumer.fetch({
+        max_messages: max, expires, callback: (m) => { reader.queue.push(m); wake(reader); } });
+      reader.pull = await untilReconnect(pending).catch((e) => {
+        pending.then((pull) => pull.stop(), () => {});  // made after the reconnect ended the reader
+        throw e;
+      });
       if (reader.ended) reader.pull.stop();  // stopped while the pull was being made
       const error = await reader.pull.closed();
       if (error) throw error;
