@@ -111,6 +111,18 @@ const scenarios = {
     live.stopReading(reader);
     return { taken, pulls: r.pulls.length, stopped: r.pulls.map((p) => p.stopped) };
   },
+  async a_move_leaves_before_the_page_draws_it() {
+    await live.seatKey();  // localStorage is missing here: the key lives as long as the run
+    const order = [];
+    const jetstream = {
+      publish: () => {  // as nats.ws does: the request is queued, and written in a microtask
+        queueMicrotask(() => order.push("written"));
+        return new Promise((resolve) => setTimeout(() => resolve({ seq: 7 }), 5));
+      },
+    };
+    const answer = await live.signAndPublish(jetstream, "g", "text", '{"s":"', {}, () => order.push("sent"));
+    return { order, seq: answer.seq, error: answer.error, signed: answer.signature.length };
+  },
 };
 
 const out = {};
@@ -146,3 +158,10 @@ def test_a_burst_is_taken_in_one_answer_and_a_wake_answers_an_empty_one(outcomes
 
 def test_a_pull_that_ends_is_followed_by_the_next(outcomes):
     assert outcomes["a_pull_that_ends_makes_the_next"] == {"taken": ["m1"], "pulls": 2, "stopped": [True, True]}
+
+
+def test_a_move_is_written_to_the_socket_before_the_page_is_drawn(outcomes):
+    """``sent()`` draws the page (tens of ms of MicroPython): the publish must be on the socket
+    first, or the other player's page waits for this one's drawing."""
+    assert outcomes["a_move_leaves_before_the_page_draws_it"] == {"order": ["written", "sent"], "seq": 7,
+                                                                  "error": "", "signed": 86}

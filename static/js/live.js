@@ -241,6 +241,7 @@ export async function signAndPublish(jetstream, subject, text, head, options, se
     signature = await sign(text);
     options.msgID = signature.slice(0, 40);
     const acked = publish(jetstream, subject, head + signature + '"}', options);
+    await null;  // nats.ws writes to the socket in a microtask, queued by now: it goes before the page draws
     leave();
     const ack = await acked;
     return { signature, seq: ack.seq, error: "" };

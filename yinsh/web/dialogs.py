@@ -112,12 +112,14 @@ class Dialogs:
         if find(event.target, "[data-action=close-result]") is not None:
             self.session.close_result()
 
-    def on_pointer_down(self, event) -> None:
+    def on_pointer_down(self, event) -> bool:
         """A press anywhere but on the result puts it away (a press, not a click: the click
         that ends the game has pressed before the result showed). A press inside an open dialog
-        answers its question and leaves the result as it is."""
+        answers its question and leaves the result as it is. Whether it did (the page is drawn)."""
         if not self.banner.hidden and find(event.target, "#banner") is None and find(event.target, "dialog") is None:
             self.session.close_result()
+            return True
+        return False
 
     # ------------------------------------------------------------------ starting again
 

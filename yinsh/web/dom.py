@@ -90,17 +90,19 @@ def warn(what: str, exc: BaseException | None = None) -> None:
 
 
 def listen(target, event: str, handler, after=None, on_error=None) -> None:
-    """Call ``handler(event)`` on each ``event`` of ``target``, then ``after()``. An exception
-    is reported (:func:`warn`, :data:`ERROR_FLAG`) and ``on_error()`` is called instead of
-    ``after``; nothing escapes to the page."""
+    """Call ``handler(event)`` on each ``event`` of ``target``, then ``after()`` unless the
+    handler returned ``False`` (it changed nothing ``after`` would draw: a listener on the whole
+    document that had nothing to do, so a click does not redraw the page once a listener). An
+    exception is reported (:func:`warn`, :data:`ERROR_FLAG`) and ``on_error()`` is called instead
+    of ``after``; nothing escapes to the page."""
 
     def guarded(js_event):
         try:
-            handler(js_event)
+            acted = handler(js_event)
         except Exception as exc:
             _failed(exc, on_error)
             return
-        if after is not None:
+        if after is not None and acted is not False:
             try:
                 after()
             except Exception as exc:

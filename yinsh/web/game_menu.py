@@ -68,11 +68,13 @@ class GameKeeper:
         listen(self.field("file"), "change", lambda event: self.run(self.load_file()))
         listen(document, "click", self.on_document_click)
 
-    def on_document_click(self, event) -> None:
-        """A click anywhere but in the open Game menu closes it, as menus do."""
+    def on_document_click(self, event) -> bool:
+        """A click anywhere but in the open Game menu closes it, as menus do (the page itself
+        is not drawn again for it: ``False``)."""
         menu = document.getElementById("game-menu")
         if menu.open and find(event.target, "#game-menu") is None:
             menu.open = False
+        return False
 
     def act(self, action: str) -> None:
         """Do what a Game menu button says."""

@@ -252,8 +252,10 @@ class LiveRoom:
     # ------------------------------------------------------------------ the page
 
     def keep_url(self) -> None:
-        """The address is the room's link (not the game's: the room keeps the game)."""
-        window.history.replaceState(None, "", self.link)
+        """The address is the room's link (not the game's: the room keeps the game); set only
+        when it is not already (this runs for every move, and ``replaceState`` is not free)."""
+        if str(window.location.href) != self.link:
+            window.history.replaceState(None, "", self.link)
 
     def view(self) -> RoomView:
         return room_view(self.room, self.key, _now_ms(), self.connection, self.relay.read_all,

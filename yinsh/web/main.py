@@ -356,12 +356,13 @@ class App:
             if current is not None:
                 current.focus()
 
-    def on_press(self, event) -> None:
+    def on_press(self, event) -> bool:
         """A press anywhere on the page: the words are the pointer's again (a press on the
-        board is its own, and draws the board)."""
+        board is its own, and draws the board). Whether they changed (the page is drawn)."""
         if self.session.input_mode != self.controls.pointer_mode and find(event.target, "#board") is None:
             self.controls.note_pointer()
-            self.refresh()
+            return True
+        return False
 
     def on_key(self, event) -> None:
         target = event.target
