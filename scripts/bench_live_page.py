@@ -194,7 +194,7 @@ def _flood(relay: Relay, room: str, count: int) -> None:
         stranger = Keys()
         for i in range(count):
             if i % 2:
-                data = stranger.message(Draft(room, "move", 1000 + i, [("ply", i), ("move", "e4")]))
+                data = stranger.message(Draft(room, "move", 1000 + i, [("ply", i), ("move", "e4"), ("think", 0)]))
             else:
                 data = b"junk %d" % i
             await js.publish(game_subject(room), data)

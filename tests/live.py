@@ -62,9 +62,10 @@ def run(coroutine: Awaitable[T], timeout: float = 120) -> T:
         return aside.submit(asyncio.run, bounded()).result()
 
 
-async def clients(servers: str | list[str], count: int, replicas: int = 1) -> list[RoomClient]:
-    """A new room created by the first of ``count`` people, each on their own connection, all
-    reading it; the first two seated (Ana and Ben), the game not started."""
+async def clients(servers: str | list[str], count: int, replicas: int = 1, clock: str = "none") -> list[RoomClient]:
+    """A new room (with ``clock``, its time control) created by the first of ``count`` people,
+    each on their own connection, all reading it; the first two seated (Ana and Ben), the game
+    not started."""
     name = new_room_name()
     people = []
     for _ in range(count):
@@ -72,15 +73,16 @@ async def clients(servers: str | list[str], count: int, replicas: int = 1) -> li
         people.append(nc)
     await ensure_stream(people[0], replicas)
     out = [await RoomClient(nc, name).open() for nc in people]
-    await seat(out[0], out[1])
+    await seat(out[0], out[1], clock=clock)
     for c in out:
         await c.caught_up()
     return out
 
 
-async def seat(ana: RoomClient, ben: RoomClient, colours: str = "white") -> None:
-    """Ana creates the room with ``colours`` for the first seat, then Ana and Ben take the seats."""
-    await ana.create(colours)
+async def seat(ana: RoomClient, ben: RoomClient, colours: str = "white", clock: str = "none") -> None:
+    """Ana creates the room with ``colours`` for the first seat (and ``clock``), then Ana and Ben
+    take the seats."""
+    await ana.create(colours, clock)
     await ana.join("Ana")
     await ben.caught_up()
     await ben.join("Ben")

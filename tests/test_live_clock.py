@@ -25,6 +25,7 @@ from yinsh.live.clock import (
 
 controls = st.one_of(
     st.builds(lambda m, s: TimeControl.parse(f"{m}+{s}"), st.integers(1, 180), st.integers(0, 180)),
+    st.builds(lambda q, s: TimeControl.parse(f"{q // 4}.{q % 4 * 25}+{s}"), st.integers(1, 720), st.integers(0, 180)),
     st.builds(lambda d: TimeControl.parse(f"{d}d"), st.integers(1, 14)),
     st.just(TimeControl.parse("none")))
 turns = st.lists(st.tuples(st.integers(0, 60_000), st.integers(-5_000, 70_000)), max_size=40)
@@ -46,18 +47,28 @@ def test_the_offered_controls_and_how_they_are_written():
     assert TimeControl.parse("7d").describe() == "7 days a move"
 
 
+def test_a_fraction_of_a_minute_is_a_quarter_for_tests():
+    """``0.25+0`` (15 s, what the tests play), and any quarter of a minute."""
+    quick = TimeControl.parse("0.25+0")
+    assert (quick.seconds, quick.tag(), str(quick), quick.describe()) == (15, "15+0", "0.25+0", "15 seconds")
+    assert str(TimeControl.parse("1.50+2")) == "1.5+2" and TimeControl.parse("1.5+2").describe() == \
+        "1.5 minutes + 2 seconds a move"
+    assert TimeControl.from_tag("45+1") == TimeControl.parse("0.75+1")
+
+
 @pytest.mark.parametrize("text, reason", [
     ("3", "write minutes+seconds"), ("3+", "write minutes+seconds"), ("+2", "write minutes+seconds"),
     ("0+5", "minutes must be 1 to 180"), ("181+0", "minutes must be 1 to 180"), ("3+181", "seconds added 0 to 180"),
     ("0d", "days per move must be 1 to 14"), ("15d", "days per move must be 1 to 14"), ("3+2.5", "write minutes"),
-    ("-1+2", "write minutes+seconds"), ("fast", "write minutes+seconds")])
+    ("-1+2", "write minutes+seconds"), ("fast", "write minutes+seconds"), ("0.1+0", "or 0.25, 0.5, 0.75"),
+    ("0.0+0", "minutes must be"), ("180.25+0", "minutes must be"), ("0.251+0", "or 0.25"), ("1.+0", "write minutes")])
 def test_a_control_that_cannot_be_read_says_which_and_why(text, reason):
     with pytest.raises(NotationError, match=re.escape(reason)) as caught:
         TimeControl.parse(text)
     assert repr(text.strip().lower()) in str(caught.value)
 
 
-@pytest.mark.parametrize("tag", ["90+0", "1/1000", "40/7200", "x", "180+x"])
+@pytest.mark.parametrize("tag", ["100+0", "1/1000", "40/7200", "x", "180+x"])
 def test_a_tag_this_game_does_not_write_is_refused(tag):
     with pytest.raises(NotationError, match="TimeControl tag"):
         TimeControl.from_tag(tag)

@@ -172,11 +172,11 @@ def test_unsigned_malformed_and_oversized_messages_are_ignored(relay):
     async def main():
         ana, ben = await _started(relay.url)
         name, js = ana.room.name, ana.js
-        await js.publish(game_subject(name), b'{"v":1,"t":"move","n":4,"ply":0,"move":"e3"}')
+        await js.publish(game_subject(name), b'{"v":2,"t":"move","n":4,"ply":0,"move":"e3","think":0}')
         await js.publish(game_subject(name), b"\xff\xfe not json at all")
         await js.publish(game_subject(name), b"[" * 1500)
-        await js.publish(game_subject(name), b'{"v":1,"t":"move","n":4,"ply":"0","move":"e3","k":"x","s":"y"}')
-        await js.publish(chat_subject(name), b'{"v":1,"t":"chat","n":1,"text":"hi"}')
+        await js.publish(game_subject(name), b'{"v":2,"t":"move","n":4,"ply":"0","move":"e3","k":"x","s":"y"}')
+        await js.publish(chat_subject(name), b'{"v":2,"t":"chat","n":1,"text":"hi"}')
         with pytest.raises(APIError):  # the stream's max_msg_size: the relay stores nothing
             await js.publish(game_subject(name), b" " * 3000)
         await ana.move("e3")
@@ -293,6 +293,35 @@ def test_a_relay_killed_and_restarted_mid_game_loses_no_move(tmp_path):
         server.stop()
 
 
+def test_a_timed_game_claimed_on_time_ends_alike_on_every_page(relay):
+    """0.25+0: Ana (White) stops moving; Ben's claim before her time is out is refused by his own
+    room, then counts once it is; both players and a watcher show the same clocks at every move
+    and the same loss on time."""
+    async def main():
+        people = await clients(relay.url, 3, clock="0.25+0")
+        ana, ben, watcher = people
+        await ana.start()
+        for person in people:
+            await person.wait_for(lambda room: room.phase == "playing")
+        rng = random.Random(5)
+        for _ in range(4):  # each player's first move untimed, then one timed each: White to move
+            await play_moves([ana, ben], 1, rng)
+            await level(people)
+            assert len({tuple(p.room.clocks.left) for p in people}) == 1
+        clocks = ben.room.clocks
+        assert clocks.timed() and clocks.to_move == 0
+        with pytest.raises(Refused, match="still has time"):
+            await ben.flag()
+        out_at = (clocks.turn_start + clocks.left[0] + clocks.quota[0]) / 1000  # the relay's clock: this machine's
+        await asyncio.sleep(max(0.0, out_at - time.time()) + 0.1)
+        await ben.flag()
+        await level(people)
+        assert {(p.room.phase, p.room.ending, p.room.result()) for p in people} == {("over", "time", "0-1")}
+        assert ana.room.ignored.get("too early", 0) == 0  # the early claim never left Ben's page
+        await close_all(people)
+    run(main(), 90)
+
+
 def test_a_three_node_cluster_loses_a_node_mid_game(tmp_path):
     nodes = start_cluster(tmp_path)
     try:
@@ -379,7 +408,7 @@ def test_drafts_sign_only_what_the_room_allows(relay):
         await ben.wait_for(lambda room: room.game.ply == 1)
         with pytest.raises(Refused, match="the game is on"):
             await ben.start()
-        assert Draft(ana.room.name, "leave", 0, []).text().startswith(b"yinsh-live/1\n")
+        assert Draft(ana.room.name, "leave", 0, []).text().startswith(b"yinsh-live/2\n")
         await close_all([ana, ben])
     run(main())
 

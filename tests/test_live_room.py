@@ -59,18 +59,111 @@ class Fold:
         return self.store(draft.signed(key, SIG), "chat" if draft.kind == "chat" else "game", **options)
 
 
-def seated(colours: str = "white") -> Fold:
+def seated(colours: str = "white", clock: str = "none") -> Fold:
     fold = Fold()
-    fold.send(fold.room.draft_create(ANA, colours), ANA)
+    fold.send(fold.room.draft_create(ANA, colours, clock), ANA)
     fold.send(fold.room.draft_join(ANA, "Ana", "nonce-of-ana"), ANA)
     fold.send(fold.room.draft_join(BEN, " Ben ", "nonce-of-ben"), BEN)
     return fold
 
 
-def playing(colours: str = "white") -> Fold:
-    fold = seated(colours)
+def playing(colours: str = "white", clock: str = "none") -> Fold:
+    fold = seated(colours, clock)
     assert fold.send(fold.room.draft_start(ANA), ANA)
     return fold
+
+
+def _moves(fold: Fold, plies: int, dt: int = 1000, think: int = 1000, seed: int = 1) -> None:
+    """``plies`` random legal moves, each stored ``dt`` ms after the last message, ``think`` ms thought."""
+    rng = random.Random(seed)
+    for _ in range(plies):
+        room = fold.room
+        key = room.to_move_key()
+        assert key is not None
+        assert fold.send(room.draft_move(key, str(rng.choice(room.game.legal_moves())), think), key, dt=dt)
+
+
+class TestClocks:
+    """The room's clocks: folded from the stored messages' relay times by yinsh.live.clock."""
+
+    def test_a_room_keeps_its_time_control_and_each_game_starts_its_clocks(self):
+        fold = playing(clock="0.25+2")
+        room = fold.room
+        assert str(room.clock) == "0.25+2" and room.clocks is not None and room.clocks.to_move == 0
+        _moves(fold, 2, dt=4000, think=4000)  # each player's first move: not timed
+        assert room.clocks.left == [15_000, 15_000]
+        _moves(fold, 2, dt=4000, think=3500)  # 0.5 s of each turn allowed for the delay
+        assert room.clocks.left == [15_000 - 3500 + 2000, 15_000 - 3500 + 2000]
+        assert [room.clocks.remaining(c, fold.time_ms + 1000) for c in (0, 1)] == [12_500, 13_500]
+
+    def test_a_move_stored_after_the_time_ran_out_loses_on_time(self):
+        fold = playing(clock="0.25+0")
+        room = fold.room
+        _moves(fold, 2)
+        version, ply = room.version, room.game.ply
+        key = room.to_move_key()
+        assert fold.send(room.draft_move(key, str(room.game.legal_moves()[0]), 1000), key, dt=19_000)
+        assert room.phase == "over" and room.ending == "time" and room.game.ply == ply  # the move is not played
+        assert room.result() == "0-1" and room.version == version + 1
+
+    def test_a_claim_counts_only_once_the_time_is_out(self):
+        fold = playing(clock="0.25+0")
+        room = fold.room
+        _moves(fold, 2)  # each player's first move, untimed: White to move, on the clock now
+        assert room.clocks.timed() and room.clocks.left == [15_000, 15_000]
+        with pytest.raises(LiveError, match="still has time"):
+            room.draft_flag(BEN, fold.time_ms + 16_000)  # 15 s, and 2 s of allowance still to claim
+        early = Draft(ROOM, "flag", room.version, [])
+        assert fold.send(early, BEN, dt=14_000) is None and room.ignored == {"too early": 1}
+        assert fold.send(Draft(ROOM, "flag", room.version, []), CLEO, dt=10_000) is None  # a watcher
+        assert fold.send(room.draft_flag(BEN, fold.time_ms), BEN, dt=1)
+        assert room.phase == "over" and room.ending == "time" and room.result() == "0-1"
+        assert dict(room.ignored) == {"too early": 1, "not seated": 1}
+
+    def test_no_clock_no_claim(self):
+        fold = playing()
+        _moves(fold, 4, dt=3_600_000)
+        with pytest.raises(LiveError, match="still has time"):
+            fold.room.draft_flag(BEN, fold.time_ms + 10**9)
+        assert fold.send(Draft(ROOM, "flag", fold.room.version, []), BEN) is None
+        assert fold.room.phase == "playing" and fold.room.ignored == {"too early": 1}
+
+    @pytest.mark.parametrize("clock", ["fast", "3+2 ", "999+0", "03+2", "", 7])
+    def test_a_room_with_a_clock_it_cannot_read_is_not_created(self, clock):
+        fold = Fold()
+        with pytest.raises(LiveError, match="time control"):
+            fold.room.draft_create(ANA, "white", "fast")
+        assert fold.store(json.dumps({"v": 2, "t": "room", "n": 0, "colours": "white", "clock": clock,
+                                      "k": ANA, "s": SIG}).encode()) is None
+        assert fold.room.phase == "new" and fold.room.ignored == {"malformed": 1}
+
+    @given(st.lists(st.tuples(st.integers(0, 20_000), st.integers(0, 20_000)), min_size=1, max_size=60),
+           st.integers(0, 1000))
+    def test_the_clocks_follow_the_turn_and_every_fold_agrees(self, timings, seed):
+        """Random games under 0.5+1, moves at random times: the clocks' player to move is the game's,
+        a game ends on time only when its mover had no time left, and a second fold of the same
+        stored messages shows the same clocks."""
+        fold = playing(clock="0.5+1")
+        stored = []
+        rng = random.Random(seed)
+        for dt, think in timings:
+            room = fold.room
+            if room.phase != "playing":
+                break
+            key = room.to_move_key()
+            data = room.draft_move(key, str(rng.choice(room.game.legal_moves())), think).signed(key, SIG)
+            before = list(room.clocks.left), room.clocks.to_move, room.clocks.charged(fold.time_ms + dt, think)
+            assert fold.store(data, dt=dt)
+            stored.append((fold.seq, fold.time_ms, data))
+            if room.ending == "time":
+                left, mover, charge = before
+                assert charge >= left[mover]
+            elif room.phase == "playing":
+                assert room.clocks.to_move == (0 if room.game.to_move == "white" else 1)
+        again = playing(clock="0.5+1")
+        for seq, time_ms, data in stored:
+            again.room.apply("game", seq, time_ms, decode(data), True)
+        assert again.room.clocks.left == fold.room.clocks.left and again.room.phase == fold.room.phase
 
 
 class TestSeats:
@@ -95,7 +188,8 @@ class TestSeats:
         fold.send(fold.room.draft_create(ANA, "black"), ANA)
         with pytest.raises(LiveError, match="exists already"):
             fold.room.draft_create(BEN, "white")
-        assert fold.send(Draft(ROOM, "room", 0, [("colours", "white")]), BEN) is None  # stale: version 1 now
+        created = Draft(ROOM, "room", 0, [("colours", "white"), ("clock", "none")])
+        assert fold.send(created, BEN) is None  # stale: version 1 now
         assert fold.room.colours == "black" and fold.room.creator == ANA
 
     def test_names_are_text_of_limited_length(self):
@@ -125,7 +219,7 @@ class TestSeats:
 
 def _stream_of(fold: Fold) -> list[bytes]:
     """Rebuild the messages a fold accepted (for a reload): the same drafts, in order."""
-    out = [Draft(ROOM, "room", 0, [("colours", "white")]).signed(ANA, SIG),
+    out = [Draft(ROOM, "room", 0, [("colours", "white"), ("clock", "none")]).signed(ANA, SIG),
            Draft(ROOM, "join", 1, [("name", "Ana"), ("nonce", "nonce-of-ana")]).signed(ANA, SIG),
            Draft(ROOM, "join", 2, [("name", "Ben"), ("nonce", "nonce-of-ben")]).signed(BEN, SIG),
            Draft(ROOM, "leave", 3, []).signed(BEN, SIG),
@@ -178,12 +272,12 @@ class TestMoves:
         with pytest.raises(LiveError, match="illegal|not"):
             room.draft_move(ANA, "e3-e4")
         v = room.version
-        fold.send(Draft(ROOM, "move", v, [("ply", 0), ("move", "e3")]), BEN)  # Ben for White
-        fold.send(Draft(ROOM, "move", v, [("ply", 0), ("move", "e3")]), CLEO)  # a watcher
-        fold.send(Draft(ROOM, "move", v, [("ply", 0), ("move", "e3-e4")]), ANA)  # not legal
-        fold.send(Draft(ROOM, "move", v, [("ply", 0), ("move", "E3")]), ANA)  # not the long form
-        fold.send(Draft(ROOM, "move", v, [("ply", 1), ("move", "e3")]), ANA)  # the wrong ply
-        fold.send(Draft(ROOM, "move", v, [("ply", 0), ("move", "e3")]), ANA, verified=False)  # forged
+        fold.send(Draft(ROOM, "move", v, [("ply", 0), ("move", "e3"), ("think", 0)]), BEN)  # Ben for White
+        fold.send(Draft(ROOM, "move", v, [("ply", 0), ("move", "e3"), ("think", 0)]), CLEO)  # a watcher
+        fold.send(Draft(ROOM, "move", v, [("ply", 0), ("move", "e3-e4"), ("think", 0)]), ANA)  # not legal
+        fold.send(Draft(ROOM, "move", v, [("ply", 0), ("move", "E3"), ("think", 0)]), ANA)  # not the long form
+        fold.send(Draft(ROOM, "move", v, [("ply", 1), ("move", "e3"), ("think", 0)]), ANA)  # the wrong ply
+        fold.send(Draft(ROOM, "move", v, [("ply", 0), ("move", "e3"), ("think", 0)]), ANA, verified=False)  # forged
         assert room.game.ply == 0 and room.version == v
         assert dict(room.ignored) == {"not your turn": 1, "not seated": 1, "illegal": 2, "stale": 1,
                                       "bad signature": 1}
@@ -205,7 +299,8 @@ class TestMoves:
     def test_junk_moves_the_subjects_last_sequence_and_is_counted(self):
         fold = playing()
         before = fold.room.version
-        for data in (b"junk", b"{}", b'{"v":2}', b'{"v":1,"t":"move","n":4,"ply":0,"move":"e3"}', b"x" * 3000):
+        unsigned = b'{"v":2,"t":"move","n":4,"ply":0,"move":"e3","think":0}'
+        for data in (b"junk", b"{}", b'{"v":2}', unsigned, b"x" * 3000):
             fold.store(data)
         assert fold.room.game_seq == fold.seq and fold.room.version == before
         assert dict(fold.room.ignored) == {"malformed": 3, "unsigned": 1, "oversized": 1}
@@ -321,7 +416,7 @@ class TestChat:
         fold.send(line, ANA)
         fold.send(line, ANA)
         fold.send(room.draft_chat(ANA, "forged"), ANA, verified=False)
-        fold.store(Draft(ROOM, "move", 3, [("ply", 0), ("move", "e3")]).signed(ANA, SIG), "chat")
+        fold.store(Draft(ROOM, "move", 3, [("ply", 0), ("move", "e3"), ("think", 0)]).signed(ANA, SIG), "chat")
         assert [line.text for line in room.chat] == ["gg"]
         assert dict(room.ignored) == {"stale": 1, "bad signature": 1, "malformed": 1}
 
@@ -358,7 +453,7 @@ class TestWire:
 
     def test_every_kind_round_trips(self):
         values = {"colours": "random", "name": "Ana", "nonce": "nonce-of-ana", "ply": 7, "move": "e4-e10",
-                  "text": "hi", "seq": 12}
+                  "text": "hi", "seq": 12, "clock": "3+2", "think": 1500}
         for kind, names in FIELDS.items():
             draft = Draft(ROOM, kind, 3, [(name, values[name]) for name in names])
             data = draft.signed(ANA, SIG)
@@ -369,11 +464,11 @@ class TestWire:
             Draft(ROOM, "move", 0, [("move", "e3")])
 
     @pytest.mark.parametrize(("data", "reason"), [
-        (b"", "malformed"), (b"null", "malformed"), (b"[]", "malformed"), (b'{"v":1}', "malformed"),
-        (b'{"v":true,"t":"start","n":0}', "malformed"), (b'{"v":1,"t":"dance","n":0}', "malformed"),
-        (b'{"v":1,"t":"start","n":-1}', "malformed"), (b'{"v":1,"t":"start","n":1.5}', "malformed"),
-        (b'{"v":1,"t":"move","n":0,"ply":0,"move":7}', "malformed"), (b'{"v":1,"t":"start","n":0}', "unsigned"),
-        (b'{"v":1,"t":"start","n":0,"k":"short","s":"short"}', "malformed"), (b"[" * 2000, "malformed"),
+        (b"", "malformed"), (b"null", "malformed"), (b"[]", "malformed"), (b'{"v":2}', "malformed"),
+        (b'{"v":true,"t":"start","n":0}', "malformed"), (b'{"v":2,"t":"dance","n":0}', "malformed"),
+        (b'{"v":2,"t":"start","n":-1}', "malformed"), (b'{"v":2,"t":"start","n":1.5}', "malformed"),
+        (b'{"v":2,"t":"move","n":0,"ply":0,"move":7}', "malformed"), (b'{"v":2,"t":"start","n":0}', "unsigned"),
+        (b'{"v":2,"t":"start","n":0,"k":"short","s":"short"}', "malformed"), (b"[" * 2000, "malformed"),
         (b"\xc3\x28", "malformed"), (b" " * (MAX_MESSAGE_BYTES + 1), "oversized"),
     ])
     def test_what_is_not_a_message(self, data, reason):

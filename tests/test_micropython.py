@@ -59,8 +59,8 @@ BLITZ = '[Variant "blitz"]\n' + NOTATION_EXAMPLE + " 11.h7-g7 12.e4-e5 13.g3-f3 
 
 
 # What a hostile client stores between two moves (as latin-1 text: the probe re-encodes it as UTF-8).
-LIVE_JUNK = [b"junk", b"", b"null", b'{"v":1,"t":"move","n":4,"ply":0,"move":"e3"}', b"[" * 1500, b'{"v":2}',
-             b'{"v":1,"t":"start","n":0,"k":"' + b"K" * 43 + b'","s":"' + b"S" * 86 + b'"}', b" " * 2100]
+LIVE_JUNK = [b"junk", b"", b"null", b'{"v":2,"t":"move","n":4,"ply":0,"move":"e3"}', b"[" * 1500, b'{"v":2}',
+             b'{"v":2,"t":"start","n":0,"k":"' + b"K" * 43 + b'","s":"' + b"S" * 86 + b'"}', b" " * 2100]
 
 
 def _positions() -> list[str]:

@@ -182,14 +182,15 @@ def _hostile(relay: Relay, room: str, illegal: str, replayed: bytes) -> None:
         stranger = Keys()
         info = await js.stream_info("YINSH_ROOMS")
         assert info is not None
-        messages = [b"not json at all", b"{" * 1500, json.dumps({"v": 1, "t": "move", "n": 1, "ply": 0,
-                                                                   "move": "e3"}).encode(),
+        messages = [b"not json at all", b"{" * 1500, json.dumps({"v": 2, "t": "move", "n": 1, "ply": 0,
+                                                                   "move": "e3", "think": 0}).encode(),
                     replayed, b"x" * 1900]
-        forged = Draft(room, "move", 0, [("ply", 0), ("move", illegal)])
+        forged = Draft(room, "move", 0, [("ply", 0), ("move", illegal), ("think", 0)])
         messages.append(stranger.message(forged))
         # a flood: the page reads it in batches (one pull and one signature check a batch)
         messages += [b"junk %d" % i if i % 2 else
-                     stranger.message(Draft(room, "move", 100 + i, [("ply", i), ("move", "e4")])) for i in range(300)]
+                     stranger.message(Draft(room, "move", 100 + i, [("ply", i), ("move", "e4"), ("think", 0)]))
+                     for i in range(300)]
         for data in messages:
             await js.publish(subject, data)
         await js.publish(chat_subject(room), stranger.message(Draft(room, "chat", 1, [("text", "<b>x</b>" * 200)])))
@@ -266,8 +267,8 @@ def test_two_people_play_a_whole_game_live_while_a_third_watches(people: dict[st
         elif i == 33:  # a hostile client stores junk and forgeries: no page shows them
             ignored = int(ana.page.get_attribute("#live", "data-ignored") or 0)
             mover_key_move = [str(m) for m in moves][0]
-            _hostile(relay, room, "e4-e10", json.dumps({"v": 1, "t": "move", "n": 2, "ply": 0,
-                                                         "move": mover_key_move}).encode())
+            _hostile(relay, room, "e4-e10", json.dumps({"v": 2, "t": "move", "n": 2, "ply": 0,
+                                                         "move": mover_key_move, "think": 0}).encode())
             ana.page.wait_for_function(f"+document.getElementById('live').dataset.ignored > {ignored}",
                                        timeout=TIMEOUT)
             for page in (ana, ben, watcher):

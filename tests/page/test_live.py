@@ -4,8 +4,10 @@ once, another tab's move for the same turn winning over the session's."""
 
 from __future__ import annotations
 
+import pytest
+
 from yinsh.game import Game
-from yinsh.live.protocol import Draft, decode
+from yinsh.live.protocol import BadMessage, Draft, decode
 from yinsh.live.room import Room
 from yinsh.page.live import Follower, live_settings, room_link, room_view
 from yinsh.page.session import Session
@@ -131,3 +133,30 @@ def test_who_watches() -> None:
     room.apply("chat", 99, 5000, decode(room.draft_chat("D" * 43, "hello").signed("D" * 43, "s" * 86)), True)
     assert room_view(room, ANA, 5000, "open").watchers == ["watcher 1", "2 other watchers"]
     assert room_view(room, ANA, 60_000, "open").watchers == []  # not heard of for long: gone
+
+
+def test_a_game_lost_on_time_says_so() -> None:
+    """0.25+0: after each player's first move, White lets her 15 s (and 2 s of allowance) run out."""
+    stream = Stream()
+    room = stream.room
+    stream.store(room.draft_create(ANA, "white", "0.25+0"), ANA)
+    stream.store(room.draft_join(ANA, "Ana", "nonce-of-ana"), ANA)
+    stream.store(room.draft_join(BEN, "Ben", "nonce-of-ben"), BEN)
+    stream.store(room.draft_start(BEN), BEN)
+    stream.store(room.draft_move(ANA, "e3"), ANA)
+    stream.store(room.draft_move(BEN, "a5"), BEN)
+    stream.seq += 20  # the relay's clock: 20 s later (a second a sequence here)
+    assert stream.store(room.draft_flag(BEN, stream.seq * 1000), BEN)
+    over = room_view(room, CLEO, 0, "open")
+    assert (over.live, over.line) == ("over", "Ana ran out of time: Ben wins.")
+
+
+def test_a_room_of_another_version_is_named_as_such() -> None:
+    """A room opened before rooms had clocks (protocol 1): its messages are not read, and the page
+    says why rather than that the room does not exist."""
+    old = b'{"v":1,"t":"room","n":0,"colours":"white","k":"' + b"A" * 43 + b'","s":"' + b"s" * 86 + b'"}'
+    with pytest.raises(BadMessage) as caught:
+        decode(old)
+    room = Room("k3JH_x-9aZ0qLw2mNb7cQe")
+    room.junk("game", 1, caught.value.reason)
+    assert "another version of YINSH" in room_view(room, ANA, 0, "open", True).line

@@ -225,6 +225,7 @@ class RoomClient:
         self._heartbeat: asyncio.Task[None] | None = None
         self._guard: asyncio.Task[None] | None = None
         self._folded_at = time.monotonic()  # when a message was last folded (the quiet check's clock)
+        self._turn_since: float | None = None  # when the turn came to this seat (what a move says it thought)
         self._answered = 0.0  # when a ``who`` was last answered
         self._clock = 0
 
@@ -324,6 +325,10 @@ class RoomClient:
             event = self.room.apply(kind, seq, time_ms, message, verify(message, message.text(self.room.name)))
             if event is not None and event.signature == self._pending:
                 self._won = seq
+            if self.room.to_move_key() != self.key:
+                self._turn_since = None
+            elif self._turn_since is None:
+                self._turn_since = time.monotonic()
             if event is not None and self.on_event is not None:
                 self.on_event(event, seq)
         self._wake()
@@ -411,8 +416,8 @@ class RoomClient:
             return self._won
         raise Refused(f"the relay refused the event {refusals} times")
 
-    async def create(self, colours: str = "white") -> int:
-        return await self.send(lambda room: room.draft_create(self.key, colours))
+    async def create(self, colours: str = "white", clock: str = "none") -> int:
+        return await self.send(lambda room: room.draft_create(self.key, colours, clock))
 
     async def join(self, name: str) -> int:
         nonce = new_nonce()
@@ -422,16 +427,25 @@ class RoomClient:
         return await self.send(lambda room: room.draft_start(self.key))
 
     async def move(self, move: str) -> int:
-        """Play ``move`` for this seat at the current ply; :class:`Refused` if that turn was taken
-        meanwhile (another tab's move kept) or the move is not legal."""
+        """Play ``move`` for this seat at the current ply, saying how long since the turn came
+        here; :class:`Refused` if that turn was taken meanwhile (another tab's move kept) or the
+        move is not legal. A move stored after this player's time ran out is the loss on time
+        (the room's :attr:`~yinsh.live.room.Room.ending` is ``time``): not played, but counted."""
         ply = self.room.game.ply if self.room.game else 0
+        since = self._turn_since if self._turn_since is not None else time.monotonic()
+        think_ms = int((time.monotonic() - since) * 1000)
 
         def build(room: Room) -> Draft:
             if room.game is None or room.game.ply != ply:
                 raise LiveError("the turn was played meanwhile")
-            return room.draft_move(self.key, move)
+            return room.draft_move(self.key, move, think_ms)
 
         return await self.send(build)
+
+    async def flag(self) -> int:
+        """Claim the game on time (the player to move has none left by this machine's clock,
+        which stands for the relay's); :class:`Refused` if the room says they still have time."""
+        return await self.send(lambda room: room.draft_flag(self.key, int(time.time() * 1000)))
 
     async def resign(self) -> int:
         return await self.send(lambda room: room.draft_resign(self.key))

@@ -61,22 +61,23 @@ DAY_MS: Final = 86_400_000
 
 
 class TimeControl:
-    """How long each player has: nothing (``none``), ``minutes`` each plus ``increment``
+    """How long each player has: nothing (``none``), ``seconds`` each plus ``increment``
     seconds a move (``real``), or ``days`` per move (``days``). :meth:`parse` reads the short
-    form players write (``3+2``, ``2d``, ``none``); :meth:`tag` writes the record's
-    ``TimeControl`` tag (``180+2``; ``1/172800``, one move in two days; ``-``)."""
+    form players write (``3+2``, minutes and seconds; ``2d``; ``none``); :meth:`tag` writes the
+    record's ``TimeControl`` tag (``180+2``; ``1/172800``, one move in two days; ``-``)."""
 
-    __slots__ = ("kind", "minutes", "increment", "days")
+    __slots__ = ("kind", "seconds", "increment", "days")
 
-    def __init__(self, kind: str, minutes: int = 0, increment: int = 0, days: int = 0) -> None:
+    def __init__(self, kind: str, seconds: int = 0, increment: int = 0, days: int = 0) -> None:
         self.kind = kind
-        self.minutes = minutes
+        self.seconds = seconds
         self.increment = increment
         self.days = days
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
-        """``none`` (or empty), ``M+S`` (minutes 1–180, seconds 0–180) or ``Nd`` (days 1–14);
+        """``none`` (or empty), ``M+S`` (minutes 1–180, or a fraction down to ``0.25``, a whole
+        number of seconds; seconds added 0–180) or ``Nd`` (days 1–14);
         :class:`~yinsh.errors.NotationError` naming the text and the reason otherwise."""
         text = text.strip().lower()
         if text in ("", "none", "-"):
@@ -87,12 +88,16 @@ class TimeControl:
                 raise NotationError(f"time control {text!r}: days per move must be 1 to {MAX_DAYS}")
             return cls("days", days=days)
         minutes, plus, increment = text.partition("+")
-        if not (plus and minutes.isdigit() and increment.isdigit()):
+        whole, point, fraction = minutes.partition(".")
+        if not (plus and whole.isdigit() and (not point or fraction.isdigit()) and increment.isdigit()):
             raise NotationError(f"time control {text!r}: write minutes+seconds (3+2), days per move (2d) or none")
-        if not 1 <= int(minutes) <= MAX_MINUTES or int(increment) > MAX_INCREMENT:
-            raise NotationError(f"time control {text!r}: minutes must be 1 to {MAX_MINUTES}, "
-                            f"seconds added 0 to {MAX_INCREMENT}")
-        return cls("real", int(minutes), int(increment))
+        quarters = int(whole) * 4 + (int((fraction + "00")[:2]) * 4 // 100 if point else 0)
+        if (point and (fraction + "00")[:2] not in ("00", "25", "50", "75") or fraction[2:].strip("0")) \
+                or not 1 <= quarters <= MAX_MINUTES * 4 or int(increment) > MAX_INCREMENT:
+            raise NotationError(f"time control {text!r}: minutes must be 1 to {MAX_MINUTES} (or 0.25, 0.5, 0.75), "
+                                f"seconds added 0 to {MAX_INCREMENT}")
+        seconds = quarters * 15
+        return cls("real", seconds, int(increment))
 
     @classmethod
     def from_tag(cls, tag: str) -> TimeControl:
@@ -103,21 +108,21 @@ class TimeControl:
         if tag.startswith("1/") and tag[2:].isdigit() and int(tag[2:]) % (DAY_MS // 1000) == 0:
             return cls.parse(f"{int(tag[2:]) // (DAY_MS // 1000)}d")
         seconds, plus, increment = tag.partition("+")
-        if plus and seconds.isdigit() and increment.isdigit() and int(seconds) % 60 == 0:
-            return cls.parse(f"{int(seconds) // 60}+{increment}")
+        if plus and seconds.isdigit() and increment.isdigit() and int(seconds) % 15 == 0:
+            return cls.parse(f"{_minutes(int(seconds))}+{increment}")
         raise NotationError(f"TimeControl tag {tag!r}: not one this game writes (180+2, 1/86400 or -)")
 
     def tag(self) -> str:
         """The record's ``TimeControl`` tag, in seconds as PGN writes it."""
         if self.kind == "real":
-            return f"{self.minutes * 60}+{self.increment}"
+            return f"{self.seconds}+{self.increment}"
         if self.kind == "days":
             return f"1/{self.days * DAY_MS // 1000}"
         return "-"
 
     def __str__(self) -> str:
         if self.kind == "real":
-            return f"{self.minutes}+{self.increment}"
+            return f"{_minutes(self.seconds)}+{self.increment}"
         if self.kind == "days":
             return f"{self.days}d"
         return "none"
@@ -135,7 +140,10 @@ class TimeControl:
         """``3 minutes + 2 seconds a move``, ``2 days a move``, ``no clock``."""
         if self.kind == "real":
             added = f" + {self.increment} second{'s' if self.increment != 1 else ''} a move" if self.increment else ""
-            return f"{self.minutes} minute{'s' if self.minutes != 1 else ''}{added}"
+            if self.seconds < 60:
+                return f"{self.seconds} seconds{added}"
+            minutes = _minutes(self.seconds)
+            return f"{minutes} minute{'s' if minutes != '1' else ''}{added}"
         if self.kind == "days":
             return f"{self.days} day{'s' if self.days != 1 else ''} a move"
         return "no clock"
@@ -154,7 +162,7 @@ class Clocks:
 
     def __init__(self, control: TimeControl) -> None:
         self.control = control
-        base = control.minutes * 60_000 if control.kind == "real" else control.days * DAY_MS
+        base = control.seconds * 1000 if control.kind == "real" else control.days * DAY_MS
         self.left = [base, base]
         self.quota = [LAG_QUOTA_START_MS, LAG_QUOTA_START_MS]
         self.turn_start = 0
@@ -195,6 +203,11 @@ class Clocks:
         colour = self.to_move
         return self.timed() and self.charged(now_ms) - self.quota[colour] >= self.left[colour]
 
+    def pass_turn(self) -> None:
+        """The player to move passed (no ring could move: nobody chose it, nothing is charged)."""
+        self.spent.append(self.left[self.to_move])
+        self.to_move ^= 1
+
     def move(self, time_ms: int, think_ms: int) -> bool:
         """The player to move moved (stored at ``time_ms``, thought ``think_ms`` by their page):
         their clock charged and the turn passed on; ``False`` (and nothing changed) when their
@@ -217,6 +230,12 @@ class Clocks:
         self.turn_start = time_ms
         self.to_move = colour ^ 1
         return True
+
+
+def _minutes(seconds: int) -> str:
+    """``seconds`` (a multiple of 15) as minutes the short form writes: ``3``, ``0.25``, ``1.5``."""
+    quarter = ("", ".25", ".5", ".75")[seconds % 60 // 15]
+    return str(seconds // 60) + quarter
 
 
 def clock_text(ms: int) -> str:

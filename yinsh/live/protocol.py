@@ -12,7 +12,7 @@ core subscription, which also sees a publish the stream refused.
 
 **Messages** are compact JSON objects, one per NATS message, at most :data:`MAX_MESSAGE_BYTES`::
 
-    {"v":1,"t":"move","n":12,"ply":8,"move":"e4-e10","k":"<public key>","s":"<signature>"}
+    {"v":2,"t":"move","n":12,"ply":8,"move":"e4-e10","think":4210,"k":"<public key>","s":"<signature>"}
 
 ``v`` is the protocol's version, ``t`` the kind, ``k`` the author's Ed25519 public key and
 ``s`` its signature (both base64url without padding: 43 and 86 characters). ``n`` is, for the
@@ -28,9 +28,9 @@ model cannot do cryptography (MicroPython has none; the page has WebCrypto): the
 checks that ``s`` is ``k``'s signature of the signed text and tells the model, which decides
 whether ``k`` may do what the message asks (:class:`yinsh.live.room.Room`).
 
->>> draft = Draft("abcdefghijklmnopqrstuv", "move", 12, [("ply", 8), ("move", "e4-e10")])
+>>> draft = Draft("abcdefghijklmnopqrstuv", "move", 12, [("ply", 8), ("move", "e4-e10"), ("think", 4210)])
 >>> draft.text()
-b'yinsh-live/1\\nabcdefghijklmnopqrstuv\\nmove\\n12\\n8\\ne4-e10'
+b'yinsh-live/2\\nabcdefghijklmnopqrstuv\\nmove\\n12\\n8\\ne4-e10\\n4210'
 >>> data = draft.signed("K" * 43, "S" * 86)
 >>> message = decode(data)
 >>> message.kind, message.n, message.get("move"), message.text("abcdefghijklmnopqrstuv") == draft.text()
@@ -48,13 +48,16 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 __all__ = [
-    "PROTOCOL", "VERSION", "STREAM", "MAX_MESSAGE_BYTES", "MAX_NAME", "MAX_CHAT", "MAX_MOVE", "FIELDS", "GAME_KINDS",
+    "PROTOCOL", "VERSION", "STREAM", "MAX_MESSAGE_BYTES", "MAX_NAME", "MAX_CHAT", "MAX_MOVE", "MAX_THINK_MS", "FIELDS",
+    "GAME_KINDS",
     "COLOURS", "BadMessage", "Message", "Draft", "decode", "signed_text", "valid_room", "game_subject", "chat_subject",
     "presence_subject", "room_filter", "subject_kind", "stream_config", "clean_text", "valid_token",
 ]
 
 PROTOCOL: Final = "yinsh-live"
-VERSION: Final = 1
+VERSION: Final = 2
+"""2: rooms have a clock (``room``'s ``clock``, ``move``'s ``think``, ``flag``). A message of
+another version is not read (a room opened by an older page is not one of these)."""
 STREAM: Final = "YINSH_ROOMS"
 """The JetStream stream that holds every room."""
 SUBJECT_PREFIX: Final = "yinsh.room."
@@ -90,12 +93,15 @@ COLOURS: Final = ("white", "black", "random")
 
 FIELDS: Final[dict[str, tuple[str, ...]]] = {
     # the game subject: each message applies to the room's version n
-    "room": ("colours",),  # create the room (n = 0): the creator's colour
+    "room": ("colours", "clock"),  # create the room (n = 0): the creator's colour, the time control
     "join": ("name", "nonce"),  # take the first free seat; the nonce feeds a random colour draw
     "start": (),  # either seated player starts a game once both seats are taken (a rematch after one)
-    "move": ("ply", "move"),  # the move after ``ply`` moves of the game in progress, long form
+    # the move after ``ply`` moves of the game in progress, long form, and how long its player
+    # thought by their page's clock (ms: the lag allowance of yinsh.live.clock)
+    "move": ("ply", "move", "think"),
     "resign": (),
     "leave": (),  # give up the seat (and the game in progress)
+    "flag": (),  # the player to move is out of time: this message's own stored time shows it
     # the chat subject: n counts the author's lines
     "chat": ("text",),
     # presence, core NATS: n is the author's clock (ms); seq the last stream sequence its room folded
@@ -104,8 +110,10 @@ FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "gone": (),
 }
 """The fields of each kind of message, in the order the signature covers them."""
-GAME_KINDS: Final = ("room", "join", "start", "move", "resign", "leave")
-_INT_FIELDS: Final = {"ply": 100_000, "seq": (1 << 53) - 1}
+GAME_KINDS: Final = ("room", "join", "start", "move", "resign", "leave", "flag")
+MAX_THINK_MS: Final = 30 * 86_400_000
+"""The longest a move may say its player thought (more than any time control gives)."""
+_INT_FIELDS: Final = {"ply": 100_000, "seq": (1 << 53) - 1, "think": MAX_THINK_MS}
 """The fields that are counts, and their largest value."""
 _ROOM_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
@@ -204,7 +212,7 @@ def clean_text(text: object, limit: int) -> str | None:
 
 
 def signed_text(room: str, kind: str, n: int, values: Sequence[object]) -> bytes:
-    """What the author of a message signs: ``yinsh-live/1``, the room, the kind, ``n`` and the
+    """What the author of a message signs: ``yinsh-live/2``, the room, the kind, ``n`` and the
     kind's fields (:data:`FIELDS`), one per line, in UTF-8."""
     lines = [PROTOCOL + "/" + str(VERSION), room, kind, str(n)]
     for value in values:
@@ -250,8 +258,10 @@ def decode(data: bytes) -> Message:
         obj = json.loads(decode_utf8(bytes(data)))
     except Exception:  # ValueError, or RuntimeError for nesting too deep on MicroPython
         raise BadMessage("malformed", "not JSON") from None
-    if type(obj) is not dict or obj.get("v") != VERSION or type(obj.get("v")) is not int:
-        raise BadMessage("malformed", "not a message of version 1")
+    if type(obj) is not dict or type(obj.get("v")) is not int:
+        raise BadMessage("malformed", "not a message")
+    if obj.get("v") != VERSION:
+        raise BadMessage("other version", f"version {obj.get('v')}, not {VERSION}")
     kind = obj.get("t")
     if type(kind) is not str or kind not in FIELDS:
         raise BadMessage("malformed", "unknown kind")

@@ -53,11 +53,14 @@ from typing import TYPE_CHECKING, Final
 from yinsh.compat import ordered_dict
 from yinsh.errors import YinshError
 from yinsh.game import Game
+from yinsh.live.clock import Clocks, TimeControl
 from yinsh.live.protocol import (
     COLOURS,
+    GAME_KINDS,
     MAX_CHAT,
     MAX_MOVE,
     MAX_NAME,
+    MAX_THINK_MS,
     NONCE_LENGTH,
     BadMessage,
     Draft,
@@ -139,8 +142,10 @@ class Room:
     Public state, for a page or a test to read: :attr:`name`, :attr:`phase`, :attr:`colours`
     (the creator's choice for the first seat), :attr:`seats` (two, ``None`` when free),
     :attr:`game` (the game in progress or the last one, a :class:`yinsh.Game`), :attr:`games`
-    (how many were started), :attr:`white` (the seat playing White), :attr:`ending`
-    (``resign``, ``leave`` or ``rules``), :attr:`loser` (the seat that resigned or left),
+    (how many were started), :attr:`white` (the seat playing White), :attr:`clock` (the room's
+    time control) and :attr:`clocks` (the game's, from the stored messages' times), :attr:`ending`
+    (``resign``, ``leave``, ``time`` or ``rules``), :attr:`loser` (the seat that resigned, left
+    or ran out of time),
     :attr:`version`, :attr:`seq` (the last stream sequence folded, any subject of the room),
     :attr:`game_seq` and :attr:`chat_seq` (the last folded on each subject), :attr:`chat`,
     :attr:`ignored` (why messages were ignored, with counts).
@@ -157,6 +162,8 @@ class Room:
         self.game: Game | None = None
         self.games = 0
         self.white = 0
+        self.clock = TimeControl("none")
+        self.clocks: Clocks | None = None
         self.ending: str | None = None
         self.loser: int | None = None
         self.version = 0
@@ -285,14 +292,14 @@ class Room:
             return self._ignore("bad signature")
         if subject == "chat":
             return self._chat(seq, time_ms, message)
-        if message.kind not in ("room", "join", "start", "move", "resign", "leave"):
+        if message.kind not in GAME_KINDS:
             return self._ignore("malformed")
         if message.n != self.version:
             return self._ignore("stale")
-        why = self._refusal(message)
+        why = self._refusal(message, time_ms)
         if why:
             return self._ignore(why)
-        self._accept(message, seq)
+        self._accept(message, seq, time_ms)
         self.events.append(seq)
         self.version += 1
         return message
@@ -313,11 +320,11 @@ class Room:
         self.ignored[reason] = self.ignored.get(reason, 0) + 1
         return None
 
-    def _refusal(self, message: Message) -> str | None:
-        """Why the room refuses a verified, current event now, or ``None``."""
+    def _refusal(self, message: Message, time_ms: int) -> str | None:
+        """Why the room refuses a verified, current event stored at ``time_ms`` now, or ``None``."""
         kind, key = message.kind, message.key
         if kind == "room":
-            return None if message.get("colours") in COLOURS else "malformed"
+            return None if message.get("colours") in COLOURS and _control(message.get("clock")) else "malformed"
         if self.phase == "new":
             return "no room"
         seat = self.seat_of(key)
@@ -339,6 +346,8 @@ class Room:
             return "not now"
         if kind == "resign":
             return None
+        if kind == "flag":  # shown by its own stored time: no move of the player to move could be on time now
+            return None if self.clocks is not None and self.clocks.out_of_time(time_ms) else "too early"
         # a move
         if key != self.to_move_key():
             return "not your turn"
@@ -354,19 +363,25 @@ class Room:
         game.undo()
         return None if str(move) == text else "illegal"  # the long form only: one text per move
 
-    def _accept(self, message: Message, seq: int) -> None:
+    def _accept(self, message: Message, seq: int, time_ms: int) -> None:
         kind, key = message.kind, message.key
         if kind == "room":
             self.phase, self.colours, self.creator = "waiting", message.get("colours"), key
+            self.clock = _control(message.get("clock")) or self.clock
         elif kind == "join":
             self.seats[self.free_seat() or 0] = Seat(key, clean_text(message.get("name"), MAX_NAME) or "",
                                                      message.get("nonce"))
         elif kind == "start":
-            self._start(seq)
+            self._start(seq, time_ms)
         elif kind == "move":
-            assert self.game is not None
+            assert self.game is not None and self.clocks is not None
+            if not self.clocks.move(time_ms, message.get("think")):  # stored after their time ran out
+                self._end("time", self.seat_of(key))
+                return
             self.game.play(message.get("move"))
             self._after_move()
+        elif kind == "flag":
+            self._end("time", self.seat_of(self.to_move_key() or ""))
         elif kind == "resign":
             self._end("resign", self.seat_of(key))
         elif kind == "leave":
@@ -375,7 +390,7 @@ class Room:
                 self._end("leave", seat)
             self.seats[seat] = None  # type: ignore[index]
 
-    def _start(self, seq: int) -> None:
+    def _start(self, seq: int, time_ms: int) -> None:
         first, second = self.seats
         assert first is not None and second is not None
         if self._pairing == (first.key, second.key):
@@ -390,6 +405,8 @@ class Room:
         self.white = white
         self._pairing = (self.seats[white].key, self.seats[1 - white].key)  # type: ignore[union-attr]
         self.game = Game()
+        self.clocks = Clocks(self.clock)
+        self.clocks.start(time_ms)
         self.games += 1
         self.phase, self.ending, self.loser = "playing", None, None
         self._after_move()
@@ -407,6 +424,8 @@ class Room:
             if len(moves) != 1 or str(moves[0]) != "pass":
                 break
             game.push(moves[0])
+            if self.clocks is not None:
+                self.clocks.pass_turn()
         if game.result is not None:
             self._end("rules", None)
 
@@ -479,13 +498,19 @@ class Room:
 
     # -- what the local player may send ------------------------------------------------
 
-    def draft_create(self, key: str, colours: str) -> Draft:
-        """Create the room: ``colours`` is the first seat's (``white``, ``black`` or ``random``)."""
+    def draft_create(self, key: str, colours: str, clock: str = "none") -> Draft:
+        """Create the room: ``colours`` is the first seat's (``white``, ``black`` or ``random``),
+        ``clock`` the time control of its games (``none``, ``3+2``, ``2d``:
+        :meth:`~yinsh.live.clock.TimeControl.parse`)."""
         if self.phase != "new":
             raise LiveError("this room exists already")
         if colours not in COLOURS:
             raise LiveError(f"'{colours}' is not white, black or random")
-        return Draft(self.name, "room", self.version, [("colours", colours)])
+        try:
+            control = TimeControl.parse(clock)
+        except YinshError as exc:
+            raise LiveError(str(exc)) from None
+        return Draft(self.name, "room", self.version, [("colours", colours), ("clock", str(control))])
 
     def draft_join(self, key: str, name: str, nonce: str) -> Draft:
         """Take the first free seat under ``name``; ``nonce``: fresh random letters (8–32 of
@@ -512,8 +537,10 @@ class Room:
             raise LiveError("waiting for a second player")
         return Draft(self.name, "start", self.version, [])
 
-    def draft_move(self, key: str, move: str) -> Draft:
-        """Play ``move`` (any form the notation reads): checked here as it will be everywhere."""
+    def draft_move(self, key: str, move: str, think_ms: int = 0) -> Draft:
+        """Play ``move`` (any form the notation reads): checked here as it will be everywhere.
+        ``think_ms``: how long this player thought, by their page's clock, from the turn's
+        arrival there (the lag allowance: :class:`~yinsh.live.clock.Clocks`)."""
         self._seated(key)
         if self.phase != "playing" or self.game is None:
             raise LiveError("no game is on")
@@ -524,7 +551,8 @@ class Room:
         except YinshError as exc:
             raise LiveError(str(exc)) from None
         self.game.undo()
-        return Draft(self.name, "move", self.version, [("ply", self.game.ply), ("move", str(played))])
+        return Draft(self.name, "move", self.version, [("ply", self.game.ply), ("move", str(played)),
+                                                       ("think", max(0, min(int(think_ms), MAX_THINK_MS)))])
 
     def draft_resign(self, key: str) -> Draft:
         """Resign the game in progress."""
@@ -532,6 +560,16 @@ class Room:
         if self.phase != "playing":
             raise LiveError("no game is on")
         return Draft(self.name, "resign", self.version, [])
+
+    def draft_flag(self, key: str, now_ms: int) -> Draft:
+        """Claim the game on time: the player to move has none left by ``now_ms`` (the relay's
+        clock as this page estimates it; the claim's own stored time decides)."""
+        self._seated(key)
+        if self.phase != "playing" or self.clocks is None:
+            raise LiveError("no game is on")
+        if not self.clocks.out_of_time(now_ms):
+            raise LiveError("the player to move still has time")
+        return Draft(self.name, "flag", self.version, [])
 
     def draft_leave(self, key: str) -> Draft:
         """Give up the seat (during a game, the game too)."""
@@ -558,6 +596,15 @@ class Room:
     def _seated(self, key: str) -> None:
         if self.seat_of(key) is None:
             raise LiveError("only a seated player can do that")
+
+
+def _control(text: object) -> TimeControl | None:
+    """The time control ``text`` names in its own short form (``3+2``, ``2d``, ``none``), or ``None``."""
+    try:
+        control = TimeControl.parse(text) if type(text) is str else None
+    except YinshError:
+        return None
+    return control if control is not None and str(control) == text else None
 
 
 def _nonce(text: object) -> bool:

@@ -119,10 +119,10 @@ def ending_text(room: Room) -> str:
     result = room.result()
     winner = {"1-0": "white", "0-1": "black"}.get(result or "")
     names = _colour_names(room)
-    if room.ending in ("resign", "leave") and room.loser is not None:
+    if room.ending in ("resign", "leave", "time") and room.loser is not None:
         loser_colour = "white" if room.loser == room.white else "black"
         loser = names.get(loser_colour) or NAMES[loser_colour]
-        did = "resigned" if room.ending == "resign" else "left the game"
+        did = {"resign": "resigned", "leave": "left the game", "time": "ran out of time"}[room.ending]
         return f"{loser} {did}: {names.get(winner or '') or NAMES.get(winner or '', '')} wins."
     if winner is None:
         return "The game is drawn."
@@ -202,6 +202,9 @@ def _line(room: Room, mine: int | None, connection: str, read_all: bool) -> str:
     if connection == "reconnecting":
         return "Reconnecting… moves played meanwhile appear as soon as the relay answers."
     if room.phase == "new":
+        if read_all and room.ignored.get("other version"):
+            return ("This room was opened by another version of YINSH, which this page cannot read: open a "
+                    "new one with Play someone online… in the Game menu.")
         if read_all:
             return ("This room does not exist, or has expired (a room is kept 7 days): open a new one with "
                     "Play someone online… in the Game menu.")

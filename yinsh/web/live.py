@@ -143,11 +143,12 @@ class LiveRoom:
         if move is None:
             return False
         follower.sent(move)
-        first = self.relay.start_move(move, draw)
-        self.relay.task(self._send_move(move, first))
+        think_ms = self.relay.thought_ms()
+        first = self.relay.start_move(move, think_ms, draw)
+        self.relay.task(self._send_move(move, think_ms, first))
         return first is not None
 
-    async def _send_move(self, move: str, first=None) -> None:  # type: ignore[no-untyped-def]
+    async def _send_move(self, move: str, think_ms: int, first=None) -> None:  # type: ignore[no-untyped-def]
         game = self.room.game
         ply = game.ply if game is not None else -1
         games = self.room.games
@@ -155,7 +156,7 @@ class LiveRoom:
         def build(room: Room):  # type: ignore[no-untyped-def]
             if room.game is None or room.game.ply != ply or room.games != games:
                 raise LiveError("the turn was played meanwhile")
-            return room.draft_move(self.key, move)
+            return room.draft_move(self.key, move, think_ms)
 
         why = await self.relay.send(build, "play " + move, first)
         follower = self.follower

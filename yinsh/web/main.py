@@ -33,8 +33,8 @@ __all__ = ["App", "start"]
 
 REVIEW_KEYS = {"ArrowLeft": "prev", "ArrowRight": "next", "Home": "first", "End": "last"}
 
-LIVE_MODULES = ("yinsh/live/__init__.py", "yinsh/live/protocol.py", "yinsh/live/room.py", "yinsh/page/live.py",
-                "yinsh/web/relay.py", "yinsh/web/live.py")
+LIVE_MODULES = ("yinsh/live/__init__.py", "yinsh/live/protocol.py", "yinsh/live/clock.py", "yinsh/live/room.py",
+                "yinsh/page/live.py", "yinsh/web/relay.py", "yinsh/web/live.py")
 """A live room's modules, fetched and imported only when a room opens: a game at one device never
 loads them (tests/test_pyscript_config.py checks the list against their imports)."""
 LIVE_SCRIPTS = ("./static/js/live.js", "./static/vendor/nats/nats.js")

@@ -126,6 +126,7 @@ class Relay:
         self._answered_at = 0
         self._present: list[str] = []  # who the page last showed as here
         self._clock = 0  # presence's clock: it must grow
+        self._turn_since: int | None = None  # when the turn came to this seat (the page's clock)
         self._gone: str | None = None  # the signed ``gone`` sent when the page closes
 
     # ------------------------------------------------------------------ opening
@@ -348,7 +349,16 @@ class Relay:
             verified = bool(verdicts[i])
             i += 1
             changed = self.room.apply(kind, seq, time_ms, item, verified) is not None or changed
+        if self.room.to_move_key() != self.key:
+            self._turn_since = None
+        elif self._turn_since is None:
+            self._turn_since = _now_ms()
         return changed or sum(self.room.ignored.values()) != ignored
+
+    def thought_ms(self) -> int:
+        """How long since the turn came to this seat on this page: what a move made now says
+        its player thought (the clocks allow the rest of the turn for the network's delay)."""
+        return 0 if self._turn_since is None else max(0, _now_ms() - self._turn_since)
 
     async def until(self, done, seconds: float) -> bool:  # type: ignore[no-untyped-def]
         """Wait until ``done()`` holds (the reader folds meanwhile); whether it did in time."""
@@ -409,12 +419,13 @@ class Relay:
             return f"Could not {what}: the room did not accept it."
         return f"Could not {what}: the relay does not answer."
 
-    def start_move(self, move: str, sent):  # type: ignore[no-untyped-def]
-        """The first attempt to send ``move``, started now in JavaScript (signed, then published
-        guarded by the last sequence folded), ``sent()`` called once it has left (or failed to);
-        ``None`` when the room would not take it (:meth:`send` then says why; ``sent`` is not called)."""
+    def start_move(self, move: str, think_ms: int, sent):  # type: ignore[no-untyped-def]
+        """The first attempt to send ``move`` (thought ``think_ms``), started now in JavaScript
+        (signed, then published guarded by the last sequence folded), ``sent()`` called once it
+        has left (or failed to); ``None`` when the room would not take it (:meth:`send` then
+        says why; ``sent`` is not called)."""
         try:
-            draft = self.room.draft_move(self.key, move)
+            draft = self.room.draft_move(self.key, move, think_ms)
         except LiveError:
             return None
         head = draft.signed(self.key, "").decode("utf-8")[:-2]
