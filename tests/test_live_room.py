@@ -113,9 +113,11 @@ class TestClocks:
         assert room.clocks.timed() and room.clocks.left == [15_000, 15_000]
         with pytest.raises(LiveError, match="still has time"):
             room.draft_flag(BEN, fold.time_ms + 16_000)  # 15 s, and 2 s of allowance still to claim
-        early = Draft(ROOM, "flag", room.version, [])
+        early = Draft(ROOM, "flag", room.version, [("at", 0)])
         assert fold.send(early, BEN, dt=14_000) is None and room.ignored == {"too early": 1}
-        assert fold.send(Draft(ROOM, "flag", room.version, []), CLEO, dt=10_000) is None  # a watcher
+        assert fold.send(Draft(ROOM, "flag", room.version, [("at", 0)]), CLEO, dt=10_000) is None  # a watcher
+        # a claim made again is a message of its own (the relay drops a repeated message id)
+        assert room.draft_flag(BEN, fold.time_ms).text() != room.draft_flag(BEN, fold.time_ms + 1).text()
         assert fold.send(room.draft_flag(BEN, fold.time_ms), BEN, dt=1)
         assert room.phase == "over" and room.ending == "time" and room.result() == "0-1"
         assert dict(room.ignored) == {"too early": 1, "not seated": 1}
@@ -125,7 +127,7 @@ class TestClocks:
         _moves(fold, 4, dt=3_600_000)
         with pytest.raises(LiveError, match="still has time"):
             fold.room.draft_flag(BEN, fold.time_ms + 10**9)
-        assert fold.send(Draft(ROOM, "flag", fold.room.version, []), BEN) is None
+        assert fold.send(Draft(ROOM, "flag", fold.room.version, [("at", 0)]), BEN) is None
         assert fold.room.phase == "playing" and fold.room.ignored == {"too early": 1}
 
     @pytest.mark.parametrize("clock", ["fast", "3+2 ", "999+0", "03+2", "", 7])
@@ -453,7 +455,7 @@ class TestWire:
 
     def test_every_kind_round_trips(self):
         values = {"colours": "random", "name": "Ana", "nonce": "nonce-of-ana", "ply": 7, "move": "e4-e10",
-                  "text": "hi", "seq": 12, "clock": "3+2", "think": 1500}
+                  "text": "hi", "seq": 12, "clock": "3+2", "think": 1500, "at": 9}
         for kind, names in FIELDS.items():
             draft = Draft(ROOM, kind, 3, [(name, values[name]) for name in names])
             data = draft.signed(ANA, SIG)

@@ -101,7 +101,10 @@ FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "move": ("ply", "move", "think"),
     "resign": (),
     "leave": (),  # give up the seat (and the game in progress)
-    "flag": (),  # the player to move is out of time: this message's own stored time shows it
+    # the player to move is out of time: this message's own stored time shows it; ``at`` is when
+    # its sender's page made the claim (the relay's clock as it estimated it), so that a claim
+    # made again is a message of its own, not a duplicate the relay drops
+    "flag": ("at",),
     # the chat subject: n counts the author's lines
     "chat": ("text",),
     # presence, core NATS: n is the author's clock (ms); seq the last stream sequence its room folded
@@ -113,7 +116,7 @@ FIELDS: Final[dict[str, tuple[str, ...]]] = {
 GAME_KINDS: Final = ("room", "join", "start", "move", "resign", "leave", "flag")
 MAX_THINK_MS: Final = 30 * 86_400_000
 """The longest a move may say its player thought (more than any time control gives)."""
-_INT_FIELDS: Final = {"ply": 100_000, "seq": (1 << 53) - 1, "think": MAX_THINK_MS}
+_INT_FIELDS: Final = {"ply": 100_000, "seq": (1 << 53) - 1, "think": MAX_THINK_MS, "at": (1 << 53) - 1}
 """The fields that are counts, and their largest value."""
 _ROOM_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 

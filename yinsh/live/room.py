@@ -569,7 +569,7 @@ class Room:
             raise LiveError("no game is on")
         if not self.clocks.out_of_time(now_ms):
             raise LiveError("the player to move still has time")
-        return Draft(self.name, "flag", self.version, [])
+        return Draft(self.name, "flag", self.version, [("at", max(0, int(now_ms)))])
 
     def draft_leave(self, key: str) -> Draft:
         """Give up the seat (during a game, the game too)."""
