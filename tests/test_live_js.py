@@ -52,6 +52,15 @@ function relay() {
   };
 }
 
+/** A reader of `r`'s stream whose first pull is open. */
+async function pulling(r) {
+  const reader = await live.read(r.jetstream, "S", {}, 100, 30000);
+  await tick();
+  r.answer();
+  await tick();
+  return reader;
+}
+
 const scenarios = {
   async reconnect_while_a_pull_is_made() {
     const r = relay();
@@ -68,10 +77,7 @@ const scenarios = {
   async reconnect_during_a_pull() {
     const r = relay();
     await r.connect();
-    const reader = await live.read(r.jetstream, "S", {}, 100, 30000);
-    await tick();
-    r.answer();
-    await tick();
+    const reader = await pulling(r);
     r.pulls[0].deliver("m1");
     r.emit("reconnect");
     await tick();
@@ -81,10 +87,7 @@ const scenarios = {
   },
   async a_burst_is_taken_once() {
     const r = relay();
-    const reader = await live.read(r.jetstream, "S", {}, 100, 30000);
-    await tick();
-    r.answer();
-    await tick();
+    const reader = await pulling(r);
     const taking = live.take(reader, 1000);
     for (const m of ["m1", "m2", "m3"]) r.pulls[0].deliver(m);  // one frame of the relay's
     const first = await taking;
@@ -98,10 +101,7 @@ const scenarios = {
   },
   async a_pull_that_ends_makes_the_next() {
     const r = relay();
-    const reader = await live.read(r.jetstream, "S", {}, 100, 30000);
-    await tick();
-    r.answer();
-    await tick();
+    const reader = await pulling(r);
     r.pulls[0].stop();  // expired
     await tick(); await tick();
     r.answer();
