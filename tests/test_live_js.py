@@ -123,6 +123,9 @@ const scenarios = {
     const answer = await live.signAndPublish(jetstream, "g", "text", '{"s":"', {}, () => order.push("sent"));
     return { order, seq: answer.seq, error: answer.error, signed: answer.signature.length };
   },
+  async a_stored_time_crosses_as_text() {
+    return live.storedMs({ info: { timestampNanos: parseInt("1796667600123456789", 10) } });
+  },
 };
 
 const out = {};
@@ -165,3 +168,9 @@ def test_a_move_is_written_to_the_socket_before_the_page_is_drawn(outcomes):
     first, or the other player's page waits for this one's drawing."""
     assert outcomes["a_move_leaves_before_the_page_draws_it"] == {"order": ["written", "sent"], "seq": 7,
                                                                   "error": "", "signed": 86}
+
+
+def test_a_stored_time_crosses_into_micropython_whole(outcomes):
+    """A relay's time of storage in milliseconds since 1970 (41 bits) goes to the page's Python as
+    text: MicroPython's FFI hands a JavaScript integer over in 32 bits."""
+    assert outcomes["a_stored_time_crosses_as_text"] == "1796667600123"

@@ -200,6 +200,7 @@ CALLS: list[tuple[str, list]] = [
     ("clocks", [["3+2", "1+0", "2d", "none", "0+1", "15d", "fast", "180+180"],
                 [[1000, 0], [2500, 0], [10_500, 10_000], [700, -5], [59_000, 59_000], [61_000, 0],
                  [3_000, 2_999], [200_000, 0]]]),
+    ("clock", []),
     ("live_page", [LONG_GAME, 13]),
     ("live_page", [OUT_OF_MARKERS, -1]),
     ("utf8", [[[99, 97, 102, 195, 169], [255], [195], [237, 160, 128], [240, 159, 152, 128, 33], [244, 144, 128, 128],
@@ -330,3 +331,13 @@ def _unportable(node: ast.AST, path: str) -> str | None:
 
 def _is_type_checking(test: ast.expr) -> bool:
     return isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"
+
+
+def test_the_page_takes_no_date_as_a_javascript_integer() -> None:
+    """MicroPython's FFI hands a JavaScript integer to Python in 32 bits: a date's milliseconds
+    (``Date.now()``, a stored message's ``timestampNanos``) wrap, and clocks, chat limits and ages
+    with them. The page reads the time by :func:`yinsh.compat.now_ms`, a stored time as text."""
+    found = [f"{path.relative_to(ROOT)}:{number}" for path in sorted((ROOT / "yinsh" / "web").glob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if any(name in line for name in ("Date.now(", "timestampNanos", ".getTime(", ".valueOf("))]
+    assert not found, found

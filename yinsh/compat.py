@@ -18,13 +18,14 @@ modules need is here, written so that CPython takes its own fast built-ins:
 from __future__ import annotations
 
 import sys
+import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-__all__ = ["MICROPYTHON", "bit_count", "bit_length", "capitalize", "ordered_dict", "unique", "decode_utf8"]
+__all__ = ["MICROPYTHON", "bit_count", "bit_length", "capitalize", "ordered_dict", "unique", "decode_utf8", "now_ms"]
 
 MICROPYTHON = sys.implementation.name == "micropython"
 """Whether this is MicroPython (the page's main thread), not CPython or Pyodide."""
@@ -48,6 +49,13 @@ bit_length: Callable[[int], int] = _bin_length if MICROPYTHON else int.bit_lengt
 def ordered_dict() -> dict[Any, Any]:
     """An empty dict that keeps insertion order: CPython's dicts do, MicroPython's do not."""
     return OrderedDict() if MICROPYTHON else {}
+
+
+def now_ms() -> int:
+    """Milliseconds since 1970 by this machine's clock. A page reads the time here, never as
+    JavaScript's ``Date.now()``: MicroPython's FFI hands a JavaScript integer over in 32 bits, which
+    wraps a date's milliseconds (to a number that goes negative every 50 days)."""
+    return time.time_ns() // 1_000_000
 
 
 def capitalize(text: str) -> str:

@@ -85,6 +85,12 @@ export function text(data) {
   return new TextDecoder().decode(data);
 }
 
+/** When the relay stored message `m`, in milliseconds since 1970, as text: MicroPython's FFI
+ * hands a JavaScript integer over in 32 bits, which wraps a date's milliseconds. */
+export function storedMs(m) {
+  return String(Math.floor(m.info.timestampNanos / 1e6));
+}
+
 // ------------------------------------------------------------------ the relay
 
 const readers = new Set();  // the readers under way: a reconnect ends them (their pulls' messages may be lost)

@@ -12,7 +12,7 @@ import datetime
 
 from yinsh import Game, YinshError
 from yinsh.board import POINTS, WINDOWS, point_name
-from yinsh.compat import decode_utf8
+from yinsh.compat import decode_utf8, now_ms
 from yinsh.diagram import diagram_svg
 from yinsh.lessons import lessons
 from yinsh.link import decode_game, encode_game
@@ -731,3 +731,11 @@ def live_page(text, other_tab_at):
     store(room.draft_start(ben), ben)
     out.append([follower.follow(room), session.game.record(), session.players, view()])
     return out
+
+
+def clock():
+    """Whether the page's clock reads a date of this century (in 32 bits it would wrap) and ticks."""
+    first = now_ms()
+    while now_ms() == first:
+        pass
+    return [1_700_000_000_000 < first < 4_102_444_800_000, now_ms() > first]

@@ -14,6 +14,7 @@ everything stored meanwhile is read (see :mod:`yinsh.web.relay`).
 
 from __future__ import annotations
 
+from ..compat import now_ms
 from ..live.protocol import MAX_NAME, valid_room
 from ..live.room import LiveError, Room
 from ..page.live import Follower, RoomView, kept_notice, live_prompt, room_link, room_view
@@ -23,10 +24,6 @@ from .relay import Relay
 __all__ = ["LiveRoom", "valid_room"]
 
 NAME_KEY = "yinsh:live-name"
-
-
-def _now_ms() -> int:
-    return int(window.Date.now())
 
 
 def _get(name: str):
@@ -222,7 +219,7 @@ class LiveRoom:
             self.message = "Not connected to the relay: the line was not sent."
             return
         try:
-            draft = self.room.draft_chat(self.key, text, _now_ms())
+            draft = self.room.draft_chat(self.key, text, now_ms())
         except LiveError as exc:
             self.message = str(exc)
             return
@@ -259,7 +256,7 @@ class LiveRoom:
             window.history.replaceState(None, "", self.link)
 
     def view(self) -> RoomView:
-        return room_view(self.room, self.key, _now_ms(), self.connection, self.relay.read_all,
+        return room_view(self.room, self.key, now_ms(), self.connection, self.relay.read_all,
                          self.relay.connected_at)
 
     def draw(self) -> None:

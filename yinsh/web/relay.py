@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from ..compat import now_ms
 from ..live.protocol import (
     MAX_MESSAGE_BYTES,
     STREAM,
@@ -82,10 +83,6 @@ def _import(url: str):
     """A JavaScript module by its URL relative to the page (``import()`` in the interpreter's
     own module would resolve against the interpreter's URL)."""
     return window.eval(f"import(new URL('{url}', document.baseURI).href)")
-
-
-def _now_ms() -> int:
-    return int(window.Date.now())
 
 
 class Relay:
@@ -159,7 +156,7 @@ class Relay:
             return f"No relay answers at {self.address}: live play is unavailable; everything else works."
         await self._ensure_stream()
         self.connection = "open"
-        self.connected_at = _now_ms()
+        self.connected_at = now_ms()
         self.nc.subscribe(presence_subject(self.room.name), to_js({"callback": create_proxy(self._heard)}))
         window.addEventListener("pagehide", create_proxy(lambda event: self.say_gone()))
         self.task(self._read())
@@ -209,7 +206,7 @@ class Relay:
             self.reconnects += 1  # the reader makes its consumer again and checks
             self._reconnected.set()
             if kind == "reconnect":
-                self.connected_at = _now_ms()
+                self.connected_at = now_ms()
                 self._set_connection("open")
             self._announce("who")
         elif kind in ("disconnect", "reconnecting", "staleConnection"):
@@ -234,17 +231,17 @@ class Relay:
         reader = None
         reconnects = self.reconnects
         check_due = True  # at once: whether the room exists, and where the stream ends
-        quiet_since = _now_ms()
+        quiet_since = now_ms()
         while not self.closed:
             if self.reconnects != reconnects:
                 reconnects = self.reconnects
                 self._drop(reader)
                 reader = None
                 check_due = True
-            if check_due or self._check_soon or _now_ms() - quiet_since >= QUIET_CHECK_MS:
+            if check_due or self._check_soon or now_ms() - quiet_since >= QUIET_CHECK_MS:
                 if self.connection == "open":
                     check_due = self._check_soon = False
-                    quiet_since = _now_ms()
+                    quiet_since = now_ms()
                     try:
                         if await self._behind() and reader is not None:
                             self.rereads += 1
@@ -269,7 +266,7 @@ class Relay:
             count = int(msgs.length)
             if count == 0:  # nothing came meanwhile (or a hint woke the reader)
                 continue
-            quiet_since = _now_ms()
+            quiet_since = now_ms()
             try:
                 changed = await self._fold([msgs[i] for i in range(count)])
             except Exception as exc:  # nothing was folded past the failure: read again from there
@@ -302,7 +299,7 @@ class Relay:
     async def _behind(self) -> bool:
         """Ask the stream for the room's last stored sequence: whether the room is behind it (then
         read again). The first answer also tells when everything stored has been read once."""
-        self._checked_at = _now_ms()
+        self._checked_at = now_ms()
         last = int(await self.helper.lastStored(self.manager, STREAM, room_filter(self.room.name)))
         if self._stored < 0:
             self._stored = last
@@ -331,7 +328,7 @@ class Relay:
             else:
                 try:
                     message = decode(str(self.helper.text(data)).encode("utf-8"))
-                    read.append((seq, kind, int(float(msg.info.timestampNanos) / 1e6), message))
+                    read.append((seq, kind, int(str(self.helper.storedMs(msg))), message))
                 except BadMessage as exc:
                     read.append((seq, kind, 0, exc.reason))
         checks = []
@@ -352,19 +349,19 @@ class Relay:
         if self.room.to_move_key() != self.key:
             self._turn_since = None
         elif self._turn_since is None:
-            self._turn_since = _now_ms()
+            self._turn_since = now_ms()
         return changed or sum(self.room.ignored.values()) != ignored
 
     def thought_ms(self) -> int:
         """How long since the turn came to this seat on this page: what a move made now says
         its player thought (the clocks allow the rest of the turn for the network's delay)."""
-        return 0 if self._turn_since is None else max(0, _now_ms() - self._turn_since)
+        return 0 if self._turn_since is None else max(0, now_ms() - self._turn_since)
 
     async def until(self, done, seconds: float) -> bool:  # type: ignore[no-untyped-def]
         """Wait until ``done()`` holds (the reader folds meanwhile); whether it did in time."""
-        deadline = _now_ms() + seconds * 1000
+        deadline = now_ms() + seconds * 1000
         while not done():
-            if _now_ms() > deadline:
+            if now_ms() > deadline:
                 return False
             await asyncio.sleep(0.02)
         return True
@@ -380,7 +377,7 @@ class Relay:
         left = SEND_SECONDS * 1000
         junk_only = 0
         while left > 0 and not self.closed:
-            began = _now_ms()
+            began = now_ms()
             if first is not None:
                 expected, version, pending = first
                 first = None
@@ -411,7 +408,7 @@ class Relay:
                 elif "reconnected" not in error:  # no answer (offline, the relay restarting): the same
                     await asyncio.sleep(0.3)  # message again (stored once, by its id); at once after a reconnect
                 if self.connection == "open":
-                    left -= _now_ms() - began
+                    left -= now_ms() - began
                 continue
             await self.until(lambda s=seq: self.room.game_seq >= s, SEND_SECONDS)
             if seq in self.room.events:
@@ -457,7 +454,7 @@ class Relay:
         async def check():  # type: ignore[no-untyped-def]
             verified = bool(await self.helper.verify(message.key, message.signature,
                                                      message.text(self.room.name).decode("utf-8")))
-            if not self.room.presence(message, verified, _now_ms()):
+            if not self.room.presence(message, verified, now_ms()):
                 return
             kind = message.kind
             if kind != "gone" and int(message.get("seq")) > max(self.room.seq, self._hinted):
@@ -466,8 +463,8 @@ class Relay:
             if message.key == self.key:
                 if kind == "gone" and not self.closed:  # another tab of this seat closed: this one is here
                     self._announce("here")
-            elif kind == "who" and _now_ms() - self._answered_at >= 500:  # one answer for a burst of arrivals
-                self._answered_at = _now_ms()
+            elif kind == "who" and now_ms() - self._answered_at >= 500:  # one answer for a burst of arrivals
+                self._answered_at = now_ms()
                 self._announce("here")
             self._show_presence()
 
@@ -477,7 +474,7 @@ class Relay:
         """Another page has read the room up to ``seq``: if this page's reader has not folded it
         soon after, ask the stream now (the reader stops waiting at once)."""
         await asyncio.sleep(HINT_GRACE_MS / 1000)
-        wait = HINT_CHECK_MS - (_now_ms() - self._checked_at)
+        wait = HINT_CHECK_MS - (now_ms() - self._checked_at)
         if wait > 0:
             await asyncio.sleep(wait / 1000)
         if self.room.seq < seq and not self.closed:
@@ -489,7 +486,7 @@ class Relay:
         closing (a closing page has no time to wait for WebCrypto)."""
         if self.nc is None or self.helper is None or self.connection != "open":
             return
-        self._clock = max(_now_ms(), self._clock + 2)
+        self._clock = max(now_ms(), self._clock + 2)
         draft, gone = self.room.draft_presence(kind, self._clock), self.room.draft_presence("gone", self._clock + 1)
 
         async def run():  # type: ignore[no-untyped-def]
@@ -498,7 +495,7 @@ class Relay:
             self._gone = gone.signed(self.key, signed_gone).decode("utf-8")
             data = draft.signed(self.key, signed)
             self._publish_presence(data.decode("utf-8"))
-            self.room.presence(decode(data), True, _now_ms())  # the relay sends it to the others only
+            self.room.presence(decode(data), True, now_ms())  # the relay sends it to the others only
             self._show_presence()
 
         self.task(run())
@@ -512,11 +509,11 @@ class Relay:
     async def _presence(self) -> None:
         """A ``here`` every :data:`~yinsh.live.room.HEARTBEAT_MS`; every second, the connection's
         state, and the page drawn when someone's presence ran out."""
-        beat_at = _now_ms()
+        beat_at = now_ms()
         while not self.closed:
             await asyncio.sleep(1)
             self._set_connection("open" if self.connected() else "reconnecting")
-            now = _now_ms()
+            now = now_ms()
             if self.connection == "open" and now - beat_at >= HEARTBEAT_MS:
                 beat_at = now
                 self._announce("here")
@@ -525,7 +522,7 @@ class Relay:
     def _show_presence(self) -> None:
         """Draw the page when who is here changed (someone arrived, left or ran out; a beat of
         someone shown here already changes nothing)."""
-        keys = self.room.present_keys(_now_ms())
+        keys = self.room.present_keys(now_ms())
         if keys != self._present:
             self._present = keys
             self.changed()
