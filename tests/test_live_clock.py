@@ -19,9 +19,9 @@ from yinsh.live.clock import (
     PRESETS,
     Clocks,
     TimeControl,
-    clk_comment,
     clock_text,
 )
+from yinsh.pgn import clock_comment
 
 controls = st.one_of(
     st.builds(lambda m, s: TimeControl.parse(f"{m}+{s}"), st.integers(1, 180), st.integers(0, 180)),
@@ -155,7 +155,7 @@ def test_the_running_clock_and_the_record_of_a_short_game():
     flag = 31_000 + 60_000 + LAG_QUOTA_START_MS  # Black's minute, and all the delay their quota may allow
     assert not clocks.out_of_time(flag - 1) and clocks.out_of_time(flag)
     assert not clocks.move(flag, 0) and clocks.move(flag - 1, 0)
-    assert [clk_comment(ms) for ms in clocks.spent] == ["{[%clk 0:01:00]}"] * 2 + ["{[%clk 0:00:30]}",
+    assert [clock_comment(ms) for ms in clocks.spent] == ["{[%clk 0:01:00]}"] * 2 + ["{[%clk 0:00:30]}",
                                                                                    "{[%clk 0:00:00]}"]
 
 
@@ -172,4 +172,4 @@ def test_a_clock_as_the_page_shows_it(ms, text):
 
 
 def test_a_clock_as_a_record_writes_it():
-    assert clk_comment(252_999) == "{[%clk 0:04:12]}" and clk_comment(3 * 86_400_000) == "{[%clk 72:00:00]}"
+    assert clock_comment(252_999) == "{[%clk 0:04:12]}" and clock_comment(3 * 86_400_000) == "{[%clk 72:00:00]}"

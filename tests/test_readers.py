@@ -122,6 +122,16 @@ def test_a_line_break_in_a_tag_is_refused_when_written(value):
         write_record(Game.from_record("1.e3"), {"Event": value})
 
 
+def test_a_move_s_comment_is_written_after_it_and_skipped_when_read():
+    game = Game.from_record("1.e3 2.a5 3.b5")
+    text = write_record(game, {}, ["{[%clk 0:04:12]}", "", pgn.clock_comment(61_000)])
+    assert text == "1.e3 {[%clk 0:04:12]} 2.a5 3.b5 {[%clk 0:01:01]}"
+    assert read_record(text).game.record() == game.record()
+    for bad in ("[%clk 0:04:12]", "{a} b}", "{open"):
+        with pytest.raises(ValueError, match="not one"):
+            write_record(game, {}, [bad])
+
+
 def test_a_callers_variant_or_position_tag_cannot_describe_another_game():
     text = write_record(Game.from_record("1.e3"), {"Variant": "blitz", "Position": "Y1A6L"})
     assert read_record(text).game.variant == "standard" and "Position" not in read_record(text).tags

@@ -44,7 +44,8 @@ if TYPE_CHECKING:
     from .game import Game
 
 __all__ = ["Record", "RESULTS", "is_sgf", "split_records", "lay_out", "Layout", "record_text", "read_tags", "tag_pair",
-           "tag_pair_head", "strip_bounds", "odd_space_before", "plain_spaces", "move_texts", "write_record"]
+           "tag_pair_head", "strip_bounds", "odd_space_before", "plain_spaces", "move_texts", "write_record",
+           "clock_comment"]
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 _BOM: Final = "\ufeff"
@@ -715,8 +716,20 @@ def _shown(text: str, limit: int = 40) -> str:
     return "'" + visible(text if len(text) <= limit else text[: limit - 1] + "…") + "'"
 
 
-def write_record(game: Game, tags: dict[str, str] | None = None) -> str:
-    """The record of ``game``: tag pairs (if any), a blank line, then the numbered moves.
+def clock_comment(ms: int) -> str:
+    """A move's clock as a record writes it after the move, lichess's way: the mover's time left.
+
+    >>> clock_comment(252_999), clock_comment(3 * 86_400_000)
+    ('{[%clk 0:04:12]}', '{[%clk 72:00:00]}')
+    """
+    seconds = max(0, ms) // 1000
+    return f"{{[%clk {seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}]}}"
+
+
+def write_record(game: Game, tags: dict[str, str] | None = None, comments: list[str] | None = None) -> str:
+    """The record of ``game``: tag pairs (if any), a blank line, then the numbered moves, each
+    followed by its comment in ``comments`` (one a move, ``""`` for none: a ``{…}`` the reader
+    skips, such as :func:`clock_comment`'s).
 
     ``Variant`` and ``Position`` tags are set from the game when it needs them to be read back
     (a caller's own would describe another game). What is written reads back: a tag that
@@ -738,9 +751,14 @@ def write_record(game: Game, tags: dict[str, str] | None = None) -> str:
         _check_tag(name, str(value))
     number = game.start_ply
     moves = []
-    for move in game.moves:
+    for i, move in enumerate(game.moves):
         number += 1
         moves.append(f"{number}.{move}")
+        comment = comments[i] if comments and i < len(comments) else ""
+        if comment:
+            if not (comment.startswith("{") and comment.endswith("}")) or "}" in comment[:-1]:
+                raise ValueError(f"comment {comment!r} is not one {{…}} a record can hold")
+            moves.append(comment)
     movetext = " ".join(moves)
     if not written:
         return movetext

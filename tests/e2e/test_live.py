@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from live import start_relay
-from pages import GamePage
+from pages import GamePage, save_settled_screenshot
 from test_built_site import Site
 
 from yinsh import pgn
@@ -342,6 +342,46 @@ def test_two_tabs_of_one_seat_play_one_move_for_a_turn(chromium_browser: Any, si
         cleo.check()
 
 
+def test_a_timed_room_s_clocks_run_alike_and_its_game_ends_on_time(chromium_browser: Any, site_url: str,
+                                                                    relay: Relay) -> None:
+    """``?live=new&clock=0.25+0``: both clocks show before Start, each player's first move is
+    not timed, then White's runs on every page; White stops moving, Black's page claims once her
+    15 s and the lag allowance are out, and both players and a watcher show the loss on time."""
+    with LivePage(chromium_browser, site_url, "Fay") as fay, LivePage(chromium_browser, site_url, "Gus") as gus, \
+            LivePage(chromium_browser, site_url) as watcher:
+        fay.go(f"{site_url}/index.html?live=new&clock=0.25+0&relay={relay.ws_url}")
+        fay.page.wait_for_function("document.querySelector('#live-seats li')?.textContent.includes('you')",
+                                   timeout=TIMEOUT)
+        assert fay.page.is_visible("#live-clocks") and fay.page.text_content("#live-clock-white") == "0:15"
+        link = fay.page.get_attribute("#live-link", "href") or ""
+        gus.go(link)
+        gus.press("live-join")
+        gus.press("live-start")
+        watcher.go(link)
+        everyone = (fay, gus, watcher)
+        for person in everyone:
+            person.wait_live("playing")
+        fay.click_point("e3")
+        gus.wait_record("1.e3")
+        gus.click_point("a5")
+        for person in everyone:
+            person.wait_record("1.e3 2.a5")
+            person.page.wait_for_function("document.getElementById('live-clock-white').hasAttribute('data-running')",
+                                          timeout=TIMEOUT)
+        stopped = {person.page.get_attribute("#live-clock-black", "data-ms") for person in everyone}
+        assert len(stopped) == 1 and gus.page.get_attribute("#live-clock-black", "data-running") is None
+        save_settled_screenshot(watcher.page, "live-clock-running")
+        for person in everyone:  # nobody claims: Gus's page does, once Fay's time is out
+            person.page.wait_for_function("document.getElementById('board').dataset.end === 'time'", timeout=40_000)
+            assert person.page.text_content("#live-state") == "Fay ran out of time: Gus wins." + (
+                " Rematch: colours swap." if person is not watcher else "")
+            assert person.page.get_attribute("#live-clock-white", "data-ms") == "0"
+            assert person.page.get_attribute("#live-clock-white", "data-running") is None
+        save_settled_screenshot(fay.page, "live-clock-over")
+        for person in everyone:
+            person.check()
+
+
 def test_without_a_reachable_relay_the_page_says_so_and_plays_on(chromium_browser: Any, site_url: str) -> None:
     from yinsh.live.server import free_port
 
@@ -368,9 +408,11 @@ def test_play_someone_online_from_the_game_menu(chromium_browser: Any, site_url:
         page.page.click("#game-menu summary")
         page.page.click('[data-action="live-new"]')
         page.page.check('#live-dialog input[value="black"]')
+        page.page.select_option('#live-dialog select[name="clock"]', "3+2")
         page.page.click('#live-dialog [data-action="live-create"]')
         page.page.wait_for_function("document.querySelector('#live-seats li')?.textContent === 'Eve (Black) · you'",
                                     timeout=TIMEOUT)
+        assert [page.page.text_content(f"#live-clock-{c}") for c in ("white", "black")] == ["3:00", "3:00"]
         link = page.page.get_attribute("#live-link", "href") or ""
         assert re.fullmatch(re.escape(site_url) + r"/index\.html\?live=[A-Za-z0-9_-]{22}", link), link
         assert page.page.evaluate("location.href") == link  # the address is the room's link

@@ -574,7 +574,8 @@ def clocks(controls, timings):
     """Each control of ``controls`` read, written and described, and a game's clocks folded
     from ``timings`` ([wait, think] a move) under it: every move's answer, both clocks and
     quotas after it, the record's comments, a clock's text; the error of what cannot be read."""
-    from yinsh.live.clock import Clocks, TimeControl, clk_comment, clock_text
+    from yinsh.live.clock import Clocks, TimeControl, clock_text
+    from yinsh.pgn import clock_comment
 
     out = []
     for text in controls:
@@ -592,7 +593,7 @@ def clocks(controls, timings):
             steps.append([ok, list(clock.left), list(clock.quota), clock.out_of_time(now + 60_000),
                           clock_text(clock.remaining(clock.to_move, now + 5_000))])
         out.append([str(control), control.tag(), str(TimeControl.from_tag(control.tag())), control.describe(),
-                    steps, [clk_comment(ms) for ms in clock.spent]])
+                    steps, [clock_comment(ms) for ms in clock.spent]])
     return out
 
 

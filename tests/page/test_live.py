@@ -4,12 +4,27 @@ once, another tab's move for the same turn winning over the session's."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from yinsh.game import Game
+from yinsh.live.clock import DAY_CHOICES, PRESETS, TimeControl
 from yinsh.live.protocol import BadMessage, Draft, decode
 from yinsh.live.room import Room
-from yinsh.page.live import Follower, live_settings, room_link, room_view
+from yinsh.page.live import (
+    Follower,
+    RelayClock,
+    clock_alert,
+    clock_views,
+    flag_due,
+    live_settings,
+    record_extras,
+    room_link,
+    room_view,
+)
+from yinsh.page.records import Day, export_record
 from yinsh.page.session import Session
 from yinsh.render import Animation
 
@@ -60,7 +75,7 @@ def test_the_panel_before_during_and_after_a_game() -> None:
     assert room_view(room, CLEO, 0, "open").seat == "watcher"
     stream.store(room.draft_resign(BEN), BEN)
     over = room_view(room, CLEO, 0, "open")
-    assert (over.live, over.line) == ("over", "Ben resigned: Ana wins.")
+    assert (over.live, over.line, over.end) == ("over", "Ben resigned: Ana wins.", "resign")
     assert room_view(room, ANA, 0, "open").start_label == "Rematch"
 
 
@@ -148,7 +163,7 @@ def test_a_game_lost_on_time_says_so() -> None:
     stream.seq += 20  # the relay's clock: 20 s later (a second a sequence here)
     assert stream.store(room.draft_flag(BEN, stream.seq * 1000), BEN)
     over = room_view(room, CLEO, 0, "open")
-    assert (over.live, over.line) == ("over", "Ana ran out of time: Ben wins.")
+    assert (over.live, over.line, over.end) == ("over", "Ana ran out of time: Ben wins.", "time")
 
 
 def test_a_room_of_another_version_is_named_as_such() -> None:
@@ -160,3 +175,83 @@ def test_a_room_of_another_version_is_named_as_such() -> None:
     room = Room("k3JH_x-9aZ0qLw2mNb7cQe")
     room.junk("game", 1, caught.value.reason)
     assert "another version of YINSH" in room_view(room, ANA, 0, "open", True).line
+
+
+def _timed(clock: str) -> Stream:
+    stream = Stream()
+    room = stream.room
+    stream.store(room.draft_create(ANA, "white", clock), ANA)
+    stream.store(room.draft_join(ANA, "Ana", "nonce-of-ana"), ANA)
+    stream.store(room.draft_join(BEN, "Ben", "nonce-of-ben"), BEN)
+    stream.store(room.draft_start(BEN), BEN)
+    return stream
+
+
+def test_the_clocks_as_the_page_shows_them() -> None:
+    """0.25+0, stored a second apart: full and still until each has moved once, then White's
+    runs (tenths, low, under 10 s); the page of the player not to move claims once she is out."""
+    stream = _timed("0.25+0")
+    room = stream.room
+    assert [(c.colour, c.text, c.running) for c in clock_views(room, 4_000)] == [
+        ("white", "0:15", False), ("black", "0:15", False)]
+    stream.store(room.draft_move(ANA, "e3"), ANA)
+    stream.store(room.draft_move(BEN, "a5"), BEN)  # stored at 6 s: White's turn, on the clock
+    white, black = clock_views(room, 12_500)
+    assert (white.ms, white.text, white.running, white.low, black.running) == (8_500, "8.5", True, True, False)
+    assert not flag_due(room, BEN, 22_900) and flag_due(room, BEN, 23_000)  # 15 s and the 2 s allowance
+    assert not flag_due(room, ANA, 60_000) and not flag_due(room, CLEO, 60_000)  # her own, a watcher's
+    stream.seq = 23
+    stream.store(room.draft_flag(BEN, 24_000), BEN)
+    assert [(c.colour, c.ms, c.running) for c in clock_views(room, 99_000)] == [
+        ("white", 0, False), ("black", 15_000, False)]
+    assert [c.ms for c in clock_views(room, 99_000, 0)] == [15_000, 15_000]  # reviewed: before any move
+    assert [c.ms for c in clock_views(room, 99_000, 1)] == [15_000, 15_000]
+    assert clock_views(_timed("none").room, 0) == []
+    waiting = Stream()
+    waiting.store(waiting.room.draft_create(ANA, "white", "3+2"), ANA)
+    assert [(c.text, c.running) for c in clock_views(waiting.room, 0)] == [("3:00", False), ("3:00", False)]
+    assert clock_views(Stream().room, 0) == []
+
+
+def test_the_relay_s_clock_is_estimated_from_the_quickest_delivery() -> None:
+    clock = RelayClock()
+    assert clock.now(5_000) == 5_000  # nothing heard yet: this page's clock
+    clock.note(1_000, 61_000)  # an old message, read on arriving: a minute late
+    clock.note(2_000, 2_040)
+    clock.note(3_000, 3_090)
+    assert clock.offset == 40 and clock.now(10_040) == 10_000
+
+
+def test_the_dialog_offers_the_clock_s_presets() -> None:
+    """index.html's "Play someone online" offers no clock, the real-time presets and the days per move."""
+    html = (Path(__file__).resolve().parents[2] / "index.html").read_text(encoding="utf-8")
+    select = re.search(r'<select name="clock">(.*?)</select>', html, re.S)
+    assert select is not None
+    options = re.findall(r'<option value="([^"]+)"[^>]*>([^<]+)</option>', select.group(1))
+    assert [value for value, _ in options] == ["none", *PRESETS, *(f"{d}d" for d in DAY_CHOICES)]
+    assert all(words == TimeControl.parse(value).describe().capitalize() or value == "none"
+               for value, words in options)
+
+
+def test_a_timed_game_s_record_keeps_its_clocks_and_how_it_ended() -> None:
+    stream = _timed("0.25+2")
+    room = stream.room
+    assert record_extras(room) == ({"TimeControl": "15+2"}, [])
+    stream.store(room.draft_move(ANA, "e3"), ANA)
+    stream.store(room.draft_move(BEN, "a5"), BEN)
+    stream.store(room.draft_move(ANA, "b5", 500), ANA)  # 1 s by the relay, 0.5 s thought: 0.5 s allowed
+    stream.store(room.draft_resign(BEN), BEN)
+    session = Session(Game(), live_settings(room, ANA))
+    Follower(session, ANA).follow(room)
+    text = export_record(session.game, session.settings, Day(2026, 12, 7), session.record_extras)
+    assert '[Result "1-0"]\n[Termination "resignation"]\n[TimeControl "15+2"]' in text
+    assert text.endswith("1.e3 {[%clk 0:00:15]} 2.a5 {[%clk 0:00:15]} 3.b5 {[%clk 0:00:16]}\n")
+    assert [c.ms for c in clock_views(room, 0, 3)] == [16_500, 15_000]  # review shows each move's clocks
+    assert Game.from_record(text).record() == "1.e3 2.a5 3.b5"
+    assert record_extras(started().room) is None
+
+
+def test_a_running_clock_is_announced_at_a_minute_and_at_ten_seconds() -> None:
+    assert [clock_alert(a, b) for a, b in ((61_000, 60_000), (60_000, 59_900), (10_100, 9_999), (70_000, 5_000),
+                                           (9_000, 8_000), (0, 5_000))] == ["one minute", "", "ten seconds",
+                                                                            "ten seconds", "", ""]

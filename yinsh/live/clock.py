@@ -41,7 +41,7 @@ from typing import Final
 
 from yinsh.errors import NotationError
 
-__all__ = ["TimeControl", "Clocks", "clock_text", "clk_comment", "PRESETS", "DAY_CHOICES",
+__all__ = ["TimeControl", "Clocks", "clock_text", "PRESETS", "DAY_CHOICES",
            "LAG_QUOTA_START_MS", "LAG_QUOTA_GAIN_MS", "LAG_QUOTA_MAX_MS"]
 
 PRESETS: Final = ("3+2", "5+3", "10+5", "15+10")
@@ -155,8 +155,8 @@ class Clocks:
     :meth:`start` at the game's start, :meth:`move` at each move in order; :meth:`remaining`
     gives a player's time at any moment (the player to move's running), :meth:`out_of_time`
     whether the player to move had none left at a moment. ``spent`` lists, for each move, the
-    mover's time left after it (the record's ``[%clk]``; with days per move, what was left of
-    the turn). Colour 0 is White, 1 Black."""
+    mover's time left after it (the record's ``[%clk]``: :func:`yinsh.pgn.clock_comment`; with
+    days per move, what was left of the turn). Colour 0 is White, 1 Black."""
 
     __slots__ = ("control", "left", "quota", "turn_start", "to_move", "moves", "spent")
 
@@ -250,8 +250,3 @@ def clock_text(ms: int) -> str:
     hours, minutes, seconds = seconds // 3600, seconds % 3600 // 60, seconds % 60
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
-
-def clk_comment(ms: int) -> str:
-    """A move's clock as records write it, after the move: ``{[%clk 0:04:12]}`` (lichess's)."""
-    seconds = max(0, ms) // 1000
-    return f"{{[%clk {seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}]}}"

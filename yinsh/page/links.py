@@ -322,24 +322,29 @@ def opponent_url(path: str, game: Game, settings: Settings) -> str:
     return game_url(path, remote.players, game, remote)
 
 
-class LiveLink(NamedTuple("LiveLink", [("room", str), ("relay", str), ("colours", str)])):
+class LiveLink(NamedTuple("LiveLink", [("room", str), ("relay", str), ("colours", str), ("clock", str)])):
     """What a live room's link asks: the room (``new`` for a new one, ``""`` for none), the
-    relay when the link names it, the first seat's colour of a new room."""
+    relay when the link names it, the first seat's colour of a new room and its time control
+    (``3+2``, ``2d``: read when the room is opened, which says what is wrong with one)."""
 
     __slots__ = ()
 
 
 def live_link(search: str = "", hash_: str = "") -> LiveLink:
-    """The live room the page's URL opens (``?live=<room>&relay=ws://…``, ``?live=new&colours=black``);
-    the room's name is checked when its code has loaded (a bad one keeps the game shown).
+    """The live room the page's URL opens (``?live=<room>&relay=ws://…``,
+    ``?live=new&colours=black&clock=3+2``); the room's name is checked when its code has loaded
+    (a bad one keeps the game shown). A ``+`` in a query is a space: ``clock=3 2`` is ``3+2``.
 
     >>> live_link("?live=new&relay=ws%3A%2F%2F127.0.0.1%3A9222")
-    LiveLink(room='new', relay='ws://127.0.0.1:9222', colours='white')
+    LiveLink(room='new', relay='ws://127.0.0.1:9222', colours='white', clock='none')
+    >>> live_link("?live=new&clock=0.25+0").clock
+    '0.25+0'
     >>> live_link("", "#record=1.e3").room
     ''
     """
     try:
         params = read_params(search, hash_)
     except YinshError:
-        return LiveLink("", "", "white")
-    return LiveLink(params.get("live", ""), params.get("relay", ""), params.get("colours", "white"))
+        return LiveLink("", "", "white", "none")
+    clock = params.get("clock", "none").strip().replace(" ", "+")
+    return LiveLink(params.get("live", ""), params.get("relay", ""), params.get("colours", "white"), clock)

@@ -35,13 +35,16 @@ from __future__ import annotations
 from typing import Final
 
 from ..game import Game
+from ..live.clock import Clocks, clock_text
 from ..live.room import Room
 from ..move import Move
+from ..pgn import clock_comment
 from .computer import NAMES
 from .settings import REMOTE, Settings
 
 __all__ = ["SeatView", "RoomView", "room_view", "live_settings", "Follower", "CONNECTIONS", "room_link",
-           "ending_text", "kept_notice", "live_prompt", "remote_words", "PRESENCE_GRACE_MS"]
+           "ending_text", "kept_notice", "live_prompt", "remote_words", "PRESENCE_GRACE_MS", "RelayClock",
+           "ClockView", "clock_views", "flag_due", "record_extras", "clock_alert", "LOW_TIME_MS"]
 
 CONNECTIONS: Final = ("connecting", "open", "reconnecting", "failed")
 """How the page is connected to the relay: first connecting, open, lost and trying again, or
@@ -49,6 +52,108 @@ never reached (``failed``: the page says so in one line)."""
 PRESENCE_GRACE_MS: Final = 1_500
 """How long after the page connected a seat not heard of yet is shown neither connected nor
 disconnected: the page asked who is there, and the answers take a moment."""
+
+
+LOW_TIME_MS: Final = 10_000
+"""A real-time clock under this shows tenths, and is marked low (``data-low``)."""
+
+
+class RelayClock:
+    """The relay's clock as this page estimates it: every message the relay stores carries its
+    own time, and the page notes when it received each. A message arrives after it was stored,
+    so the smallest gap seen (this machine's clock against the relay's, plus the quickest
+    delivery) is the offset; the estimate is then at most that quickest delivery late, so a
+    claim made on it is never early by more."""
+
+    __slots__ = ("offset",)
+
+    def __init__(self) -> None:
+        self.offset: int | None = None
+
+    def note(self, stored_ms: int, received_ms: int) -> None:
+        """A message stored at ``stored_ms`` (the relay's clock) was received at ``received_ms`` (this page's)."""
+        gap = received_ms - stored_ms
+        if self.offset is None or gap < self.offset:
+            self.offset = gap
+
+    def now(self, local_ms: int) -> int:
+        """The relay's time when this page's clock says ``local_ms``."""
+        return local_ms - (self.offset or 0)
+
+
+class ClockView:
+    """One player's clock as the page shows it: its colour, the time left (ms) and its text,
+    whether it runs (its player is to move and on the clock) and whether it is low."""
+
+    __slots__ = ("colour", "ms", "text", "running", "low")
+
+    def __init__(self, colour: str, ms: int, running: bool, low: bool) -> None:
+        self.colour = colour
+        self.ms = ms
+        self.text = clock_text(ms)
+        self.running = running
+        self.low = low
+
+
+def clock_views(room: Room, relay_ms: int, at_ply: int | None = None) -> list[ClockView]:
+    """White's and Black's clocks at the relay's time ``relay_ms`` (as :class:`RelayClock`
+    estimates it), or as they stood after ``at_ply`` moves (a move reviewed); none when the room
+    keeps no clock. Before the first start, each player's whole time; a finished game's clocks
+    stand where it ended (the loser on time at 0)."""
+    if room.clock.kind == "none" or room.phase == "new":
+        return []
+    clocks = room.clocks or Clocks(room.clock)
+    whole = Clocks(room.clock).left[0]
+    out = []
+    for index, colour in enumerate(("white", "black")):
+        if at_ply is not None:  # the moves alternate from White's first: the mover's time after each
+            after = [ms for i, ms in enumerate(clocks.spent[:at_ply]) if i % 2 == index]
+            out.append(ClockView(colour, after[-1] if after else whole, False, False))
+            continue
+        if room.phase == "playing":
+            ms = clocks.remaining(index, relay_ms)
+        elif room.ending == "time" and room.loser is not None and room.seat_colour(room.loser) == colour:
+            ms = 0
+        else:
+            ms = clocks.left[index]
+        running = room.phase == "playing" and clocks.to_move == index and clocks.timed()
+        out.append(ClockView(colour, ms, running, room.clock.kind == "real" and ms < LOW_TIME_MS))
+    return out
+
+
+def record_extras(room: Room) -> tuple[dict[str, str], list[str]] | None:
+    """What the room's game's saved record adds (:attr:`~yinsh.page.session.Session.record_extras`):
+    the result however the game ended (a resignation, a departure, on time: the rules alone do
+    not say), the time control and each move's clock (``{[%clk 0:04:12]}``)."""
+    if room.game is None:
+        return None
+    tags: dict[str, str] = {}
+    comments: list[str] = []
+    if room.phase == "over" and room.ending != "rules":
+        tags["Result"] = room.result() or "*"
+        tags["Termination"] = {"resign": "resignation", "leave": "abandoned"}.get(room.ending or "", "time")
+    if room.clock.kind != "none" and room.clocks is not None:
+        tags["TimeControl"] = room.clock.tag()
+        comments = [clock_comment(ms) for ms in room.clocks.spent]
+    return (tags, comments) if tags or comments else None
+
+
+CLOCK_ALERTS: Final = ((60_000, "one minute"), (10_000, "ten seconds"))
+"""The moments a running real-time clock is announced (and, for the player here, sounded)."""
+
+
+def clock_alert(before_ms: int, now_ms: int) -> str:
+    """What to announce when a running clock went from ``before_ms`` to ``now_ms`` left:
+    ``"ten seconds"`` when it crossed that mark (the lower one, when both), else ``""``."""
+    crossed = [words for mark, words in CLOCK_ALERTS if before_ms > mark >= now_ms]
+    return crossed[-1] if crossed else ""
+
+
+def flag_due(room: Room, key: str, relay_ms: int) -> bool:
+    """Whether the page whose key is ``key`` should claim the game on time now: it holds a seat,
+    the other player is to move and out of time by ``relay_ms``."""
+    return (room.phase == "playing" and room.clocks is not None and room.seat_of(key) is not None
+            and room.to_move_key() != key and room.clocks.out_of_time(relay_ms))
 
 
 class SeatView:
@@ -97,7 +202,7 @@ class RoomView:
     (author, text)."""
 
     __slots__ = ("live", "seat", "line", "seats", "players", "watchers", "can_join", "can_start", "start_label",
-                 "can_resign", "can_leave", "can_chat", "can_share", "chat", "ignored")
+                 "can_resign", "can_leave", "can_chat", "can_share", "chat", "ignored", "end")
 
     def __init__(self) -> None:
         self.live = "waiting"
@@ -110,6 +215,9 @@ class RoomView:
         self.start_label = "Start"
         self.chat: list[tuple[int, str, str]] = []
         self.ignored = 0
+        self.end = ""
+        """How the last game ended, once it has (``#board[data-end]``): ``rings``, ``pool``,
+        ``passes``, ``resign``, ``leave``, ``time``."""
 
 
 def ending_text(room: Room) -> str:
@@ -191,7 +299,15 @@ def room_view(room: Room, key: str, now_ms: int, connection: str, read_all: bool
     view.line = _line(room, mine, connection, read_all)
     view.chat = [(line.seq, line.author, line.text) for line in room.chat]
     view.ignored = sum(room.ignored.values())
+    if room.phase == "over" and room.game is not None:
+        outcome = room.game.outcome
+        view.end = (_RULES_ENDS.get(outcome.termination, outcome.termination) if outcome else "") \
+            if room.ending == "rules" else room.ending or ""
     return view
+
+
+_RULES_ENDS: Final = {"markers": "pool"}
+"""``#board[data-end]`` for a game the rules ended: the termination's name, the pool's running out as ``pool``."""
 
 
 def _line(room: Room, mine: int | None, connection: str, read_all: bool) -> str:
@@ -316,6 +432,7 @@ class Follower:
         game = room.game
         settings = live_settings(room, self.key)
         session.remote_words = remote_words(room, self.key)
+        session.record_extras = record_extras(room)
         if game is None or room.games != self.games:
             self.games = room.games
             self.sending = None

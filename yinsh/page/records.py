@@ -98,9 +98,14 @@ def export_tags(game: Game, settings: Settings, date: datetime.date | Day) -> di
     return tags
 
 
-def export_record(game: Game, settings: Settings, date: datetime.date | Day) -> str:
-    """The text of the record file: tag pairs, a blank line, the numbered long-form moves."""
-    return write_record(game, export_tags(game, settings, date)) + "\n"
+def export_record(game: Game, settings: Settings, date: datetime.date | Day,
+                  extras: tuple[dict[str, str], list[str]] | None = None) -> str:
+    """The text of the record file: tag pairs, a blank line, the numbered long-form moves;
+    ``extras``: tags that replace or follow the game's own, and a comment a move
+    (:attr:`~yinsh.page.session.Session.record_extras`)."""
+    tags = export_tags(game, settings, date)
+    tags.update(extras[0] if extras else {})
+    return write_record(game, tags, extras[1] if extras else None) + "\n"
 
 
 def record_filename(date: datetime.date | Day) -> str:

@@ -103,6 +103,10 @@ class Session:
         """What a click on the board says while a player on another device is to move, where the
         words of a game by link would be wrong (a live room's: its :class:`~yinsh.page.live.Follower`
         sets them); ``""``: a game by link's."""
+        self.record_extras: tuple[dict[str, str], list[str]] | None = None
+        """What a saved record adds to the game's own tags and moves, where the game is kept
+        elsewhere (a live room's, set by its Follower): tags (its result, the time control) and
+        a comment a move (each move's clock); ``None``: nothing."""
         self.open(game, settings, notices or [], seed)
 
     # ------------------------------------------------------------------ what the page tells it

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 
 __all__ = ["CUES", "Note", "SOUNDS", "decision_cues", "move_cues", "schedule"]
 
-CUES: Final = ("place", "move", "flip", "row")
-"""Every sound the page makes: a ring placed, a ring moved, markers flipped, a row removed."""
+CUES: Final = ("place", "move", "flip", "row", "low-time")
+"""Every sound the page makes: a ring placed, a ring moved, markers flipped, a row removed, and
+a live game's clock of the player here running low."""
 
 
 class Note:
@@ -51,9 +52,10 @@ SOUNDS: Final = {
     "move": (Note(0, 170, 330, 470, 0.08),),
     "flip": (Note(0, 45, 880, 0, 0.07, "triangle"), Note(65, 45, 1040, 0, 0.06, "triangle")),
     "row": (Note(0, 260, 660, 0, 0.09), Note(130, 320, 990, 0, 0.08), Note(260, 420, 1320, 0, 0.05)),
+    "low-time": (Note(0, 90, 392, 0, 0.08), Note(180, 90, 392, 0, 0.08)),
 }
 """The notes of each sound of :data:`CUES`."""
-GAP_MS: Final = {"place": 0, "move": 150, "flip": 160, "row": 300}
+GAP_MS: Final = {"place": 0, "move": 150, "flip": 160, "row": 300, "low-time": 0}
 """How long after a sound begins the next one of the same change may begin."""
 
 

@@ -119,7 +119,7 @@ class GameKeeper:
         return Day(int(now.getFullYear()), int(now.getMonth()) + 1, int(now.getDate()))
 
     def record_text(self) -> str:
-        return export_record(self.session.game, self.session.settings, self.today())
+        return export_record(self.session.game, self.session.settings, self.today(), self.session.record_extras)
 
     def save_record(self) -> None:
         """Download the record as a ``.ygn`` file (a Blob and an ``<a download>``)."""

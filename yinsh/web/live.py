@@ -14,11 +14,24 @@ everything stored meanwhile is read (see :mod:`yinsh.web.relay`).
 
 from __future__ import annotations
 
+import asyncio
+
 from ..compat import now_ms
 from ..live.protocol import MAX_NAME, valid_room
 from ..live.room import LiveError, Room
-from ..page.live import Follower, RoomView, kept_notice, live_prompt, room_link, room_view
-from .dom import document, element, load, store, to_js, window
+from ..page.live import (
+    Follower,
+    RoomView,
+    clock_alert,
+    clock_views,
+    flag_due,
+    kept_notice,
+    live_prompt,
+    room_link,
+    room_view,
+)
+from .audio import AUDIO
+from .dom import document, element, load, store, to_js, warn, window
 from .relay import Relay
 
 __all__ = ["LiveRoom", "valid_room"]
@@ -38,11 +51,15 @@ class LiveRoom:
     versioned)."""
 
     def __init__(self, app, name: str, relay: str, relay_in_link: bool, create: str | None = None,
-                 scripts: dict[str, str] | None = None) -> None:
+                 scripts: dict[str, str] | None = None, clock: str = "none") -> None:
         self.app = app
         self.session = app.session
         self.name = name
         self.create = create
+        self.clock = clock
+        """A new room's time control (``3+2``, ``2d``, ``none``)."""
+        self._claiming = False  # a claim of a win on time under way
+        self._clock_ms: dict[str, int] = {}  # each clock's time left when last drawn (its alerts)
         self.room = Room(name)
         self.relay = Relay(self.room, relay, scripts or {}, self.changed)
         self.follower: Follower | None = None
@@ -77,6 +94,7 @@ class LiveRoom:
         if self.create is None:
             self.keep_url()
         self.relay.task(self._run())
+        self.relay.task(self._tick())
 
     async def _run(self) -> None:
         why = await self.relay.open_key()
@@ -95,8 +113,8 @@ class LiveRoom:
             return
         self.app.refresh()
         if self.create is not None:
-            colours = self.create
-            why = await self.relay.send(lambda room: room.draft_create(self.key, colours), "open the room")
+            colours, clock = self.create, self.clock
+            why = await self.relay.send(lambda room: room.draft_create(self.key, colours, clock), "open the room")
             if not why:
                 why = await self._join()
             if why:
@@ -112,11 +130,15 @@ class LiveRoom:
         self.relay.close()
         self.draw()
         _get("live-state").textContent = line
-        for selector in ("#live-seats", "#live-watchers", "#live .live-share", "#live-chat", "#live .live-actions"):
+        for selector in ("#live-seats", "#live-clocks", "#live-watchers", "#live .live-share", "#live-chat",
+                         "#live .live-actions"):
             document.querySelector(selector).hidden = True
+        for colour in ("white", "black"):
+            _get("strip-clock-" + colour).hidden = True
         for target in (document.documentElement, _get("board")):
             target.removeAttribute("data-live")
         _get("board").removeAttribute("data-seat")
+        _get("board").removeAttribute("data-end")
         self.app.live_failed()
 
     def changed(self) -> None:
@@ -255,6 +277,60 @@ class LiveRoom:
         if str(window.location.href) != self.link:
             window.history.replaceState(None, "", self.link)
 
+    async def _tick(self) -> None:
+        """The clocks run on the page: drawn every tenth of a second while one runs (every
+        second otherwise); and once the other player is out of time, this seat claims the win
+        (one claim at a time: the claim's own stored time decides, and every page folds it alike;
+        one the relay stored too early is made again a tick later)."""
+        while not self.relay.closed:
+            running = False
+            try:
+                running = self._draw_clocks()
+                now = self.relay.relay_clock.now(now_ms())
+                if not self._claiming and flag_due(self.room, self.key, now):
+                    self._claiming = True
+                    self.relay.task(self._claim())
+            except Exception as exc:  # the clocks are lost for a moment, never the room
+                warn("the clocks could not be drawn", exc)
+            await asyncio.sleep(0.1 if running else 1.0)
+
+    async def _claim(self) -> None:
+        try:
+            now = self.relay.relay_clock.now(now_ms())
+            await self.relay.send(lambda room: room.draft_flag(self.key, now), "claim the game on time")
+        finally:
+            await asyncio.sleep(1.0)  # refused (too early by the relay's clock): the next tick tries again
+            self._claiming = False
+
+    def _draw_clocks(self) -> bool:
+        """Both clocks (``#live-clock-white``, ``#live-clock-black``: text, ``data-ms``,
+        ``data-running``, ``data-low``); whether one runs."""
+        clocks = clock_views(self.room, self.relay.relay_clock.now(now_ms()), self.session.reviewing)
+        box = _get("live-clocks")
+        box.hidden = not clocks
+        for colour in ("white", "black"):
+            _get("strip-clock-" + colour).hidden = not clocks
+        for clock in clocks:
+            alert = clock_alert(self._clock_ms.get(clock.colour, 0), clock.ms) if clock.running else ""
+            self._clock_ms[clock.colour] = clock.ms
+            if alert and self.room.clock.kind == "real":
+                mine = self.room.colour_of(self.key) == clock.colour
+                who = "You have " if mine else f"{clock.colour.capitalize()} has "
+                self.app.view.announce(who + alert + " left.")
+                if mine and self.session.sound:
+                    AUDIO.play(("low-time",))
+            shown = _get("live-clock-" + clock.colour)
+            if self._changed("clock-" + clock.colour, (clock.text, clock.running, clock.low)):
+                for target in (shown, _get("strip-clock-" + clock.colour)):  # the panel's, the phone's strip's
+                    target.textContent = clock.text
+                    for name, on in (("data-running", clock.running), ("data-low", clock.low)):
+                        if on:
+                            target.setAttribute(name, "")
+                        else:
+                            target.removeAttribute(name)
+            shown.setAttribute("data-ms", str(clock.ms))
+        return any(clock.running for clock in clocks)
+
     def view(self) -> RoomView:
         return room_view(self.room, self.key, now_ms(), self.connection, self.relay.read_all,
                          self.relay.connected_at)
@@ -265,6 +341,7 @@ class LiveRoom:
         board = _get("board")
         board.setAttribute("data-live", view.live)
         board.setAttribute("data-seat", view.seat)
+        board.setAttribute("data-end", view.end)
         document.documentElement.setAttribute("data-live", view.live)
         if self._changed("line", view.line):
             _get("live-state").textContent = view.line
@@ -300,6 +377,7 @@ class LiveRoom:
         chat.hidden = not view.can_chat
         document.querySelector("#live .live-share").hidden = not view.can_share
         self._draw_chat(view)
+        self._draw_clocks()
         session = self.session
         prompt = live_prompt(self.room, view, session.game.to_move, session.person_to_move())
         if prompt is not None:  # the page's own words are for a game at one device or by link

@@ -238,9 +238,10 @@ class App:
 
     # ------------------------------------------------------------------ live rooms (on demand)
 
-    def open_live(self, room: str, relay: str = "", colours: str = "white") -> None:
-        """Open the live room ``room`` (``"new"``: a new one, its first seat ``colours``); its
-        modules and the relay's address are fetched first, in the background."""
+    def open_live(self, room: str, relay: str = "", colours: str = "white", clock: str = "none") -> None:
+        """Open the live room ``room`` (``"new"``: a new one, its first seat ``colours``, its
+        time control ``clock``); its modules and the relay's address are fetched first, in the
+        background."""
         if self.live is not None:
             return
         self.session.message = "Opening the live room…"
@@ -290,7 +291,7 @@ class App:
             self.session.message = ""
             self.before_live = (self.session.game, self.session.settings)
             self.live = module.LiveRoom(self, name, address, bool(relay), colours if room == "new" else None,
-                                        scripts)
+                                        scripts, clock)
             self.live.start()
             self.refresh()
 
@@ -332,8 +333,10 @@ class App:
         dialog = document.getElementById("live-dialog")
         if action == "live-create":
             chosen = element(dialog.querySelector("input[name=colours]:checked"))
+            clock = element(dialog.querySelector("select[name=clock]"))
             dialog.close()
-            self.open_live("new", "", str(chosen.value) if chosen is not None else "white")
+            self.open_live("new", "", str(chosen.value) if chosen is not None else "white",
+                           str(clock.value) if clock is not None else "none")
         elif action == "cancel-live":
             dialog.close()
 
@@ -484,7 +487,7 @@ def start() -> App:
     game, settings = app.session.game, app.session.settings
     if live.room:  # the room's link stays the address while the room opens
         app.refresh()
-        app.open_live(live.room, live.relay, live.colours)
+        app.open_live(live.room, live.relay, live.colours, live.clock)
     else:
         if app.setup.previous is not None:
             app.ask_link(app.setup, shown=True)

@@ -53,6 +53,7 @@ from ..live.protocol import (
     subject_kind,
 )
 from ..live.room import HEARTBEAT_MS, QUIET_CHECK_MS, SEND_MS, LiveError, Room
+from ..page.live import RelayClock
 from .dom import create_proxy, is_none, to_js, warn, window
 
 __all__ = ["Relay", "NATS_URL", "HELPER_URL", "PULL_BATCH", "SEND_SECONDS"]
@@ -124,6 +125,8 @@ class Relay:
         self._present: list[str] = []  # who the page last showed as here
         self._clock = 0  # presence's clock: it must grow
         self._turn_since: int | None = None  # when the turn came to this seat (the page's clock)
+        self.relay_clock = RelayClock()
+        """The relay's clock as this page estimates it from the stored times of what it read."""
         self._gone: str | None = None  # the signed ``gone`` sent when the page closes
 
     # ------------------------------------------------------------------ opening
@@ -331,6 +334,10 @@ class Relay:
                     read.append((seq, kind, int(str(self.helper.storedMs(msg))), message))
                 except BadMessage as exc:
                     read.append((seq, kind, 0, exc.reason))
+        received = _now_ms()
+        for _, _, time_ms, _ in read:
+            if time_ms:
+                self.relay_clock.note(time_ms, received)
         checks = []
         for _, _, _, item in read:
             if not isinstance(item, str):
