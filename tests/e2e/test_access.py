@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clicks import touch_drag
 from games import BRAVE_COMBO, NOTATION_EXAMPLE, SCENARIOS
 from helpers import unavailable
 from pages import GamePage, save_settled_screenshot
@@ -379,23 +380,13 @@ def test_a_phone_fits_the_board_and_plays_by_touch(phone):
                            arg=NOTATION_EXAMPLE + " 11.h7-g7", timeout=10_000)
     save_settled_screenshot(page, "phone-375", full_page=False)
     # a finger drags a ring too: Black's e4 to i8
-    cdp = page.context.new_cdp_session(page)
-    try:
-        (x0, y0), (x1, y1) = _center(page, "e4"), _center(page, "i8")
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
-        for i in range(1, 11):
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
-                {"x": x0 + (x1 - x0) * i / 10, "y": y0 + (y1 - y0) * i / 10}]})
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    finally:
-        cdp.detach()
+    touch_drag(page, _center(page, "e4"), _center(page, "i8"))
     page.wait_for_function("r => document.getElementById('board').dataset.record === r",
                            arg=NOTATION_EXAMPLE + " 11.h7-g7 12.e4-i8", timeout=10_000)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     # a move of the list: the review area opens under the board, both above the actions
     move = page.locator('#moves button.move[data-ply="4"]')
     move.evaluate("e => e.scrollIntoView({block: 'center'})")  # not under the sticky actions
-    page.wait_for_timeout(300)  # a tap right after the drag is not taken as a click
     move.tap()
     page.wait_for_function("document.getElementById('board').dataset.review === '4'", timeout=5000)
     page.wait_for_timeout(300)  # the scroll into view

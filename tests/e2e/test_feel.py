@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from clicks import touch_drag
 from games import BRAVE_COMBO
 from pages import GamePage, RecordedPage, save_settled_screenshot, shared_page_fixtures
 from test_access import AXE, axe_problems
@@ -185,21 +186,16 @@ def test_a_ring_dragged_by_a_finger_previews_its_move(chromium_browser, site_url
         moves = [m for m in MIDGAME.legal_moves() if m.kind == "move" and not m.after]
         move = max(moves, key=lambda m: (len(engine_flips(MIDGAME, m.source, m.target)[0]), m.source, m.target))
         (x0, y0), (x1, y1) = (_finger_at(page, point_name(p)) for p in (move.source, move.target))
-        cdp = page.context.new_cdp_session(page)
-        try:
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
-            for i in range(1, 11):
-                cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
-                    {"x": x0 + (x1 - x0) * i / 10, "y": y0 + (y1 - y0) * i / 10}]})
-            page.wait_for_timeout(100)
+
+        def previewed() -> None:
+            page.wait_for_function("p => document.querySelector('#board [data-preview=\"ring\"]')?.dataset.point === p",
+                                   arg=point_name(move.target), timeout=5000)
             shown = set(page.eval_on_selector_all('#board [data-preview="flip"]',
                                                   "els => els.map(e => e.dataset.marker)"))
-            assert page.get_attribute('#board [data-preview="ring"]', "data-point") == point_name(move.target)
             assert shown == engine_flips(MIDGAME, move.source, move.target)[0]
             save_settled_screenshot(page, f"feel-preview-drag-phone-{theme}")
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-        finally:
-            cdp.detach()
+
+        touch_drag(page, (x0, y0), (x1, y1), while_held=previewed)
         page.wait_for_function("r => document.getElementById('board').dataset.record === r",
                                arg=MIDGAME.record() + f" 45.{move}")
         assert not visit.take_problems()

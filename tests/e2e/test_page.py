@@ -14,9 +14,9 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from clicks import touch_drag
 from games import BRAVE_COMBO, NOTATION_EXAMPLE, SCENARIOS
 from pages import save_settled_screenshot
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from yinsh.board import parse_point, point_name
 from yinsh.game import Game
@@ -285,36 +285,13 @@ def test_drag_a_ring_by_touch(game_page):
     """A finger: touch events through the DevTools protocol, as a phone sends them."""
     game_page.open(record=NOTATION_EXAMPLE)
     page = game_page.page
-    cdp = page.context.new_cdp_session(page)
-    try:
-        (x0, y0), (x1, y1) = _center(page, "d6"), _center(page, "f8")
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
-        for i in range(1, 11):
-            x, y = x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    finally:
-        cdp.detach()
+    touch_drag(page, _center(page, "d6"), _center(page, "f8"))
     game_page.wait_record(NOTATION_EXAMPLE + " 11.d6-f8")
     # and a tap is a click: it picks a ring, and another puts it back
-    _tap_until(page, "g8", "document.querySelectorAll('#board [data-dest]').length > 0")
-    _tap_until(page, "g8", "document.querySelectorAll('#board [data-dest]').length === 0")
-
-
-def _tap_until(page: Any, name: str, done: str) -> None:
-    """Tap the point ``name`` until the script ``done`` holds: a moment after the previous
-    gesture, as a finger would (a touch right after its end may be taken as part of it, the
-    more so on a busy machine: CI once saw a tap 300 ms after a drag go unanswered), and once
-    more a moment later if that tap was not taken."""
-    for pause, wait in ((300, 3000), (1000, 5000)):
-        page.wait_for_timeout(pause)
-        page.touchscreen.tap(*_center(page, name))
-        try:
-            page.wait_for_function(done, timeout=wait)
-            return
-        except PlaywrightTimeoutError:
-            if wait == 5000:
-                raise
+    page.touchscreen.tap(*_center(page, "g8"))
+    page.wait_for_function("document.querySelectorAll('#board [data-dest]').length > 0", timeout=5000)
+    page.touchscreen.tap(*_center(page, "g8"))
+    page.wait_for_function("document.querySelectorAll('#board [data-dest]').length === 0", timeout=5000)
 
 
 def test_undo_and_new_game(game_page):
