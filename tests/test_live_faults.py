@@ -253,7 +253,7 @@ class Table:
         elif kind == "replay":  # the last event the room accepted, again
             data = (await js.get_msg(STREAM, self.referee.room.events[-1])).data
         elif kind == "chat":
-            subject, data = chat_subject(self.name), b'{"v":2,"t":"chat","n":1,"text":"unsigned"}'
+            subject, data = chat_subject(self.name), b'{"v":3,"t":"chat","n":1,"text":"unsigned"}'
         else:
             subject, data = f"yinsh.room.{self.name}.other", b"another subject"
         self.made.append(f"junk {kind}")

@@ -172,11 +172,11 @@ def test_unsigned_malformed_and_oversized_messages_are_ignored(relay):
     async def main():
         ana, ben = await _started(relay.url)
         name, js = ana.room.name, ana.js
-        await js.publish(game_subject(name), b'{"v":2,"t":"move","n":4,"ply":0,"move":"e3","think":0}')
+        await js.publish(game_subject(name), b'{"v":3,"t":"move","n":4,"ply":0,"move":"e3","think":0}')
         await js.publish(game_subject(name), b"\xff\xfe not json at all")
         await js.publish(game_subject(name), b"[" * 1500)
-        await js.publish(game_subject(name), b'{"v":2,"t":"move","n":4,"ply":"0","move":"e3","k":"x","s":"y"}')
-        await js.publish(chat_subject(name), b'{"v":2,"t":"chat","n":1,"text":"hi"}')
+        await js.publish(game_subject(name), b'{"v":3,"t":"move","n":4,"ply":"0","move":"e3","k":"x","s":"y"}')
+        await js.publish(chat_subject(name), b'{"v":3,"t":"chat","n":1,"text":"hi"}')
         with pytest.raises(APIError):  # the stream's max_msg_size: the relay stores nothing
             await js.publish(game_subject(name), b" " * 3000)
         await ana.move("e3")
@@ -322,6 +322,47 @@ def test_a_timed_game_claimed_on_time_ends_alike_on_every_page(relay):
     run(main(), 90)
 
 
+def test_a_takeback_and_a_gone_player_s_claim_end_alike_on_every_page(relay, monkeypatch):
+    """1+0: Ana takes back her move and Ben's reply with his consent, and every page shows the same
+    game and clocks; then Ana asks whether Ben is there and he answers; asked again and silent, he
+    loses once her second claim is stored ABSENCE_MS after the question (shortened here)."""
+    monkeypatch.setattr("yinsh.live.room.ABSENCE_MS", 1_500)
+
+    async def main():
+        people = await clients(relay.url, 3, clock="1+0")
+        ana, ben, watcher = people
+        await ana.start()
+        for person in people:
+            await person.wait_for(lambda room: room.phase == "playing")
+        await play_moves([ana, ben], 4, random.Random(3))
+        await level(people)
+        kept = ana.room.game.record()
+        await play_moves([ana, ben], 1, random.Random(4))  # Ana's fifth
+        await play_moves([ana, ben], 1, random.Random(4))  # Ben's reply
+        await ana.takeback()
+        await ben.wait_for(lambda room: room.offer is not None)
+        await ben.answer(True)
+        await level(people)
+        assert {(p.room.game.record(), p.room.takebacks, tuple(p.room.clocks.left)) for p in people} == \
+            {(kept, 1, tuple(ana.room.clocks.left))}
+        await play_moves([ana, ben], 1, random.Random(5))  # Ana again: Ben to move
+        await ana.absent()
+        await ben.wait_for(lambda room: room.absent_since is not None)
+        await ben.back()
+        with pytest.raises(Refused, match="nobody asked"):
+            await ben.back()
+        await ana.absent()
+        await level(people)
+        with pytest.raises(Refused, match="may still answer"):
+            await ana.absent()
+        await asyncio.sleep(1.6)
+        await ana.absent()
+        await level(people)
+        assert {(p.room.phase, p.room.ending, p.room.result()) for p in people} == {("over", "absent", "1-0")}
+        await close_all(people)
+    run(main(), 90)
+
+
 def test_a_three_node_cluster_loses_a_node_mid_game(tmp_path):
     nodes = start_cluster(tmp_path)
     try:
@@ -412,7 +453,7 @@ def test_drafts_sign_only_what_the_room_allows(relay):
         await ben.wait_for(lambda room: room.game.ply == 1)
         with pytest.raises(Refused, match="the game is on"):
             await ben.start()
-        assert Draft(ana.room.name, "leave", 0, []).text().startswith(b"yinsh-live/2\n")
+        assert Draft(ana.room.name, "leave", 0, []).text().startswith(b"yinsh-live/3\n")
         await close_all([ana, ben])
     run(main())
 

@@ -30,7 +30,15 @@ from yinsh.live.protocol import (
     subject_kind,
     valid_room,
 )
-from yinsh.live.room import CHAT_BURST, CHAT_WINDOW_MS, PRESENCE_TIMEOUT_MS, LiveError, Room, _draw
+from yinsh.live.room import (
+    ABSENCE_MS,
+    CHAT_BURST,
+    CHAT_WINDOW_MS,
+    PRESENCE_TIMEOUT_MS,
+    LiveError,
+    Room,
+    _draw,
+)
 
 ROOM = "k3JH_x-9aZ0qLw2mNb7cQe"
 ANA, BEN, CLEO, MALLORY = ("A" * 43, "B" * 43, "C" * 43, "M" * 43)
@@ -135,7 +143,7 @@ class TestClocks:
         fold = Fold()
         with pytest.raises(LiveError, match="time control"):
             fold.room.draft_create(ANA, "white", "fast")
-        assert fold.store(json.dumps({"v": 2, "t": "room", "n": 0, "colours": "white", "clock": clock,
+        assert fold.store(json.dumps({"v": 3, "t": "room", "n": 0, "colours": "white", "clock": clock,
                                       "k": ANA, "s": SIG}).encode()) is None
         assert fold.room.phase == "new" and fold.room.ignored == {"malformed": 1}
 
@@ -301,8 +309,8 @@ class TestMoves:
     def test_junk_moves_the_subjects_last_sequence_and_is_counted(self):
         fold = playing()
         before = fold.room.version
-        unsigned = b'{"v":2,"t":"move","n":4,"ply":0,"move":"e3","think":0}'
-        for data in (b"junk", b"{}", b'{"v":2}', unsigned, b"x" * 3000):
+        unsigned = b'{"v":3,"t":"move","n":4,"ply":0,"move":"e3","think":0}'
+        for data in (b"junk", b"{}", b'{"v":3}', unsigned, b"x" * 3000):
             fold.store(data)
         assert fold.room.game_seq == fold.seq and fold.room.version == before
         assert dict(fold.room.ignored) == {"malformed": 3, "unsigned": 1, "oversized": 1}
@@ -376,6 +384,150 @@ class TestEndings:
         fold.send(room.draft_join(CLEO, "Cleo", "nonce-of-cleo"), CLEO)
         fold.send(room.draft_start(CLEO), CLEO)
         assert room.seat_of(CLEO) == 1 and room.to_move_key() == CLEO  # the first seat plays Black
+
+
+class TestOffers:
+    """Abort, takeback offers and the claim of a game whose player to move is gone."""
+
+    def test_a_game_is_aborted_only_before_a_second_ring(self):
+        fold = playing()
+        room = fold.room
+        _moves(fold, 2)
+        with pytest.raises(LiveError, match="only a seated player"):
+            room.draft_abort(CLEO)
+        assert fold.send(room.draft_abort(BEN), BEN)
+        assert room.phase == "over" and room.ending == "abort" and room.result() is None and room.loser is None
+        fold.send(room.draft_start(BEN), BEN)
+        _moves(fold, 3)
+        with pytest.raises(LiveError, match="second ring"):
+            room.draft_abort(ANA)
+        assert fold.send(Draft(ROOM, "abort", room.version, []), ANA) is None and room.ignored == {"not now": 1}
+
+    def test_an_accepted_takeback_undoes_the_offerer_s_last_move_and_its_reply(self):
+        fold = playing()
+        room = fold.room
+        with pytest.raises(LiveError, match="no move to take back"):
+            room.draft_takeback(ANA)
+        fold.send(room.draft_move(ANA, "e3"), ANA)
+        fold.send(room.draft_move(BEN, "a5"), BEN)
+        with pytest.raises(LiveError, match="no takeback is offered"):
+            room.draft_answer(ANA, True)
+        assert fold.send(room.draft_takeback(ANA), ANA) and room.offer == 0
+        with pytest.raises(LiveError, match="offered already"):
+            room.draft_takeback(BEN)
+        with pytest.raises(LiveError, match="no takeback is offered to you"):
+            room.draft_answer(ANA, True)  # one's own offer
+        assert fold.send(room.draft_answer(BEN, True), BEN)
+        assert room.game.record() == "" and room.to_move_key() == ANA and room.takebacks == 1 and room.offer is None
+
+    def test_a_declined_or_overtaken_offer_is_gone(self):
+        fold = playing()
+        room = fold.room
+        fold.send(room.draft_move(ANA, "e3"), ANA)
+        fold.send(room.draft_takeback(ANA), ANA)
+        fold.send(room.draft_answer(BEN, False), BEN)
+        assert room.offer is None and room.game.record() == "1.e3"
+        fold.send(room.draft_takeback(ANA), ANA)
+        fold.send(room.draft_move(BEN, "a5"), BEN)  # a move withdraws it
+        assert room.offer is None and fold.send(Draft(ROOM, "accept", room.version, []), BEN) is None
+        assert room.game.record() == "1.e3 2.a5" and room.ignored == {"not now": 1}
+
+    def test_a_takeback_sets_both_clocks_back_and_the_offerer_s_runs_from_the_acceptance(self):
+        fold = playing(clock="1+2")
+        room = fold.room
+        _moves(fold, 4, dt=5000, think=5000)
+        before = list(room.clocks.left), list(room.clocks.spent)
+        key = room.to_move_key()
+        fold.send(room.draft_move(key, str(room.game.legal_moves()[0]), 9000), key, dt=9000)
+        assert room.clocks.left != before[0]
+        fold.send(room.draft_takeback(key), key, dt=1000)
+        other = room.seats[1 - room.seat_of(key)].key
+        fold.send(room.draft_answer(other, True), other, dt=7000)
+        assert (room.clocks.left, room.clocks.spent, room.clocks.turn_start) == (*before, fold.time_ms)
+        assert room.to_move_key() == key and room.game.ply == 4
+
+    def test_a_gone_player_loses_once_a_second_claim_shows_they_did_not_answer(self):
+        fold = playing()
+        room = fold.room
+        fold.send(room.draft_move(ANA, "e3"), ANA)
+        with pytest.raises(LiveError, match="your turn"):
+            room.draft_absent(BEN, fold.time_ms)
+        assert fold.send(room.draft_absent(ANA, fold.time_ms), ANA) and room.absent_since == fold.time_ms
+        with pytest.raises(LiveError, match="may still answer"):
+            room.draft_absent(ANA, fold.time_ms + ABSENCE_MS - 1)
+        early = Draft(ROOM, "absent", room.version, [("at", 1)])
+        assert fold.send(early, ANA, dt=ABSENCE_MS - 1000) is None and room.ignored == {"too early": 1}
+        assert fold.send(room.draft_absent(ANA, fold.time_ms + 1000), ANA, dt=1000)
+        assert room.phase == "over" and room.ending == "absent" and room.result() == "1-0"
+
+    def test_an_answer_or_a_move_keeps_the_game(self):
+        fold = playing()
+        room = fold.room
+        fold.send(room.draft_move(ANA, "e3"), ANA)
+        fold.send(room.draft_absent(ANA, fold.time_ms), ANA)
+        with pytest.raises(LiveError, match="nobody asked"):
+            room.draft_back(ANA)
+        assert fold.send(room.draft_back(BEN), BEN) and room.absent_since is None
+        fold.send(room.draft_absent(ANA, fold.time_ms), ANA)
+        fold.send(room.draft_move(BEN, "a5"), BEN, dt=ABSENCE_MS * 2)
+        assert room.absent_since is None and room.phase == "playing"
+        fold.send(room.draft_absent(BEN, fold.time_ms), BEN)
+        assert fold.send(room.draft_absent(BEN, fold.time_ms + ABSENCE_MS), BEN, dt=ABSENCE_MS) is None or \
+            room.phase == "over"
+        assert room.ending == "absent" and room.result() == "0-1"
+
+    def test_with_days_per_move_the_clock_decides(self):
+        fold = playing(clock="2d")
+        room = fold.room
+        fold.send(room.draft_move(ANA, "e3"), ANA)
+        with pytest.raises(LiveError, match="the clock decides"):
+            room.draft_absent(ANA, fold.time_ms)
+        assert fold.send(Draft(ROOM, "absent", room.version, [("at", 0)]), ANA) is None
+        assert room.ignored == {"not now": 1}
+
+    @given(st.lists(st.sampled_from(["move", "move", "move", "takeback", "accept", "decline", "abort"]),
+                    max_size=40), st.integers(0, 1000))
+    def test_random_offers_keep_the_game_a_prefix_of_its_moves_and_every_fold_agrees(self, actions, seed):
+        """Moves, offers and answers in any order: the game is always the moves played less those
+        taken back (replayed from scratch, the rules accept them), and a second fold agrees."""
+        fold = playing(clock="1+1")
+        rng = random.Random(seed)
+        stored = []
+        for action in actions:
+            room = fold.room
+            if room.phase != "playing":
+                break
+            mover = room.to_move_key()
+            other = room.seats[1 - room.seat_of(mover)].key
+            draft = None
+            try:
+                if action == "move":
+                    draft, key = room.draft_move(mover, str(rng.choice(room.game.legal_moves())), 500), mover
+                elif action == "takeback":
+                    key = rng.choice([mover, other])
+                    draft = room.draft_takeback(key)
+                elif action in ("accept", "decline"):
+                    key = other if room.offer == room.seat_of(mover) else mover
+                    draft = room.draft_answer(key, action == "accept")
+                else:
+                    key = mover
+                    draft = room.draft_abort(key)
+            except LiveError:
+                continue
+            data = draft.signed(key, SIG)
+            assert fold.store(data, dt=700)
+            stored.append((fold.seq, fold.time_ms, data))
+            replay = Game()
+            for move in room.game.moves:
+                replay.push(move)
+            assert replay.record() == room.game.record()
+            assert len(room.clocks.spent) == room.game.ply
+        again = playing(clock="1+1")
+        for seq, time_ms, data in stored:
+            again.room.apply("game", seq, time_ms, decode(data), True)
+        assert again.room.game.record() == fold.room.game.record() and again.room.clocks.left == fold.room.clocks.left
+        assert (again.room.phase, again.room.takebacks, again.room.offer) == (fold.room.phase, fold.room.takebacks,
+                                                                            fold.room.offer)
 
 
 class TestChat:
@@ -466,11 +618,11 @@ class TestWire:
             Draft(ROOM, "move", 0, [("move", "e3")])
 
     @pytest.mark.parametrize(("data", "reason"), [
-        (b"", "malformed"), (b"null", "malformed"), (b"[]", "malformed"), (b'{"v":2}', "malformed"),
-        (b'{"v":true,"t":"start","n":0}', "malformed"), (b'{"v":2,"t":"dance","n":0}', "malformed"),
-        (b'{"v":2,"t":"start","n":-1}', "malformed"), (b'{"v":2,"t":"start","n":1.5}', "malformed"),
-        (b'{"v":2,"t":"move","n":0,"ply":0,"move":7}', "malformed"), (b'{"v":2,"t":"start","n":0}', "unsigned"),
-        (b'{"v":2,"t":"start","n":0,"k":"short","s":"short"}', "malformed"), (b"[" * 2000, "malformed"),
+        (b"", "malformed"), (b"null", "malformed"), (b"[]", "malformed"), (b'{"v":3}', "malformed"),
+        (b'{"v":true,"t":"start","n":0}', "malformed"), (b'{"v":3,"t":"dance","n":0}', "malformed"),
+        (b'{"v":3,"t":"start","n":-1}', "malformed"), (b'{"v":3,"t":"start","n":1.5}', "malformed"),
+        (b'{"v":3,"t":"move","n":0,"ply":0,"move":7}', "malformed"), (b'{"v":3,"t":"start","n":0}', "unsigned"),
+        (b'{"v":3,"t":"start","n":0,"k":"short","s":"short"}', "malformed"), (b"[" * 2000, "malformed"),
         (b"\xc3\x28", "malformed"), (b" " * (MAX_MESSAGE_BYTES + 1), "oversized"),
     ])
     def test_what_is_not_a_message(self, data, reason):

@@ -59,8 +59,8 @@ BLITZ = '[Variant "blitz"]\n' + NOTATION_EXAMPLE + " 11.h7-g7 12.e4-e5 13.g3-f3 
 
 
 # What a hostile client stores between two moves (as latin-1 text: the probe re-encodes it as UTF-8).
-LIVE_JUNK = [b"junk", b"", b"null", b'{"v":2,"t":"move","n":4,"ply":0,"move":"e3"}', b"[" * 1500, b'{"v":2}',
-             b'{"v":2,"t":"start","n":0,"k":"' + b"K" * 43 + b'","s":"' + b"S" * 86 + b'"}', b" " * 2100]
+LIVE_JUNK = [b"junk", b"", b"null", b'{"v":3,"t":"move","n":4,"ply":0,"move":"e3"}', b"[" * 1500, b'{"v":3}',
+             b'{"v":3,"t":"start","n":0,"k":"' + b"K" * 43 + b'","s":"' + b"S" * 86 + b'"}', b" " * 2100]
 
 
 def _positions() -> list[str]:
@@ -201,6 +201,8 @@ CALLS: list[tuple[str, list]] = [
                 [[1000, 0], [2500, 0], [10_500, 10_000], [700, -5], [59_000, 59_000], [61_000, 0],
                  [3_000, 2_999], [200_000, 0]]]),
     ("clock", []),
+    ("live_offers", [LONG_GAME, 3]),
+    ("live_offers", [OUT_OF_MARKERS, 8]),
     ("live_page", [LONG_GAME, 13]),
     ("live_page", [OUT_OF_MARKERS, -1]),
     ("utf8", [[[99, 97, 102, 195, 169], [255], [195], [237, 160, 128], [240, 159, 152, 128, 33], [244, 144, 128, 128],

@@ -182,7 +182,7 @@ def _hostile(relay: Relay, room: str, illegal: str, replayed: bytes) -> None:
         stranger = Keys()
         info = await js.stream_info("YINSH_ROOMS")
         assert info is not None
-        messages = [b"not json at all", b"{" * 1500, json.dumps({"v": 2, "t": "move", "n": 1, "ply": 0,
+        messages = [b"not json at all", b"{" * 1500, json.dumps({"v": 3, "t": "move", "n": 1, "ply": 0,
                                                                    "move": "e3", "think": 0}).encode(),
                     replayed, b"x" * 1900]
         forged = Draft(room, "move", 0, [("ply", 0), ("move", illegal), ("think", 0)])
@@ -267,7 +267,7 @@ def test_two_people_play_a_whole_game_live_while_a_third_watches(people: dict[st
         elif i == 33:  # a hostile client stores junk and forgeries: no page shows them
             ignored = int(ana.page.get_attribute("#live", "data-ignored") or 0)
             mover_key_move = [str(m) for m in moves][0]
-            _hostile(relay, room, "e4-e10", json.dumps({"v": 2, "t": "move", "n": 2, "ply": 0,
+            _hostile(relay, room, "e4-e10", json.dumps({"v": 3, "t": "move", "n": 2, "ply": 0,
                                                          "move": mover_key_move, "think": 0}).encode())
             ana.page.wait_for_function(f"+document.getElementById('live').dataset.ignored > {ignored}",
                                        timeout=TIMEOUT)
@@ -380,6 +380,67 @@ def test_a_timed_room_s_clocks_run_alike_and_its_game_ends_on_time(chromium_brow
         save_settled_screenshot(fay.page, "live-clock-over")
         for person in everyone:
             person.check()
+
+
+def test_a_takeback_a_gone_player_s_claim_and_an_abort(chromium_browser: Any, site_url: str, relay: Relay) -> None:
+    """Gus asks to take back his move and Fay accepts; Fay's connection drops on her turn, Gus asks
+    whether she is there and her page answers once it is back; it drops again, and 30 s after
+    Gus's question he claims the game; in the rematch, Gus aborts before a second ring."""
+    with LivePage(chromium_browser, site_url, "Fay") as fay, LivePage(chromium_browser, site_url, "Gus") as gus:
+        fay.go(f"{site_url}/index.html?live=new&relay={relay.ws_url}")
+        fay.page.wait_for_function("document.querySelector('#live-seats li')?.textContent.includes('you')",
+                                   timeout=TIMEOUT)
+        gus.go(fay.page.get_attribute("#live-link", "href") or "")
+        gus.press("live-join")
+        gus.press("live-start")
+        fay.wait_live("playing")
+        assert fay.page.is_visible('#live [data-action="live-abort"]')
+        assert not fay.page.is_visible('#live [data-action="live-resign"]')
+        fay.click_point("e3")
+        gus.wait_record("1.e3")
+        gus.click_point("a5")
+        fay.wait_record("1.e3 2.a5")
+        gus.press("live-takeback")
+        fay.page.wait_for_function("document.getElementById('live-offer').textContent === "
+                                   "'Gus asks to take back their last move.'", timeout=TIMEOUT)
+        save_settled_screenshot(fay.page, "live-takeback-offered")
+        fay.press("live-accept")
+        for person in (fay, gus):
+            person.wait_record("1.e3")
+        assert fay.page.is_hidden("#live-offer") and "taken back" in gus.text("#notices")
+        gus.click_point("a5")
+        fay.wait_record("1.e3 2.a5")
+        for answered in (True, False):
+            fay.relay_down_allowed = True
+            fay.context.set_offline(True)  # on her turn
+            gus.press("live-claim")  # shown once she is called disconnected
+            gus.page.wait_for_function("document.getElementById('live-offer').textContent.includes('30 s')",
+                                       timeout=TIMEOUT)
+            if answered:
+                save_settled_screenshot(gus.page, "live-gone-asked")
+                fay.context.set_offline(False)
+                gus.page.wait_for_selector("#live-offer", state="hidden", timeout=30_000)  # her page answered
+                assert gus.live() == "playing"
+        gus.page.wait_for_function("document.getElementById('live-offer').textContent.includes('did not come back')",
+                                   timeout=40_000)
+        gus.press("live-claim")
+        gus.page.wait_for_function("document.getElementById('board').dataset.end === 'absent'", timeout=TIMEOUT)
+        assert gus.text("#live-state") == "Fay was gone too long: Gus wins. Rematch: colours swap."
+        fay.context.set_offline(False)
+        fay.page.wait_for_function("document.getElementById('board').dataset.end === 'absent'", timeout=30_000)
+        save_settled_screenshot(fay.page, "live-gone-claimed")
+        gus.press("live-start")
+        for person in (fay, gus):
+            person.wait_live("playing")
+        gus.click_point("e3")  # Gus plays White now
+        fay.wait_record("1.e3")
+        gus.press("live-abort")
+        for person in (fay, gus):
+            person.page.wait_for_function("document.getElementById('board').dataset.end === 'abort'",
+                                          timeout=TIMEOUT)
+            assert person.text("#live-state").startswith("The game was aborted: no result.")
+        fay.check()
+        gus.check()
 
 
 def test_without_a_reachable_relay_the_page_says_so_and_plays_on(chromium_browser: Any, site_url: str) -> None:

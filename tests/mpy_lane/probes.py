@@ -740,3 +740,65 @@ def clock():
     while now_ms() == first:
         pass
     return [1_700_000_000_000 < first < 4_102_444_800_000, now_ms() > first]
+
+
+def live_offers(text, seed):
+    """A timed room (1+1) playing the moves of ``text`` with offers between them, chosen by
+    ``seed``: takebacks accepted and declined, the gone player's question answered and not, an
+    abort in the rematch; what the room shows after each step (the clocks included)."""
+    from yinsh.live.protocol import decode
+    from yinsh.live.room import ABSENCE_MS, LiveError, Room
+    from yinsh.page.live import room_view
+
+    room = Room("k3JH_x-9aZ0qLw2mNb7cQe")
+    keys, sig = ["A" * 43, "B" * 43], "s" * 86
+    clock = [0]
+    out = []
+
+    def send(build, key, dt=700):
+        try:
+            draft = build()
+        except LiveError as exc:
+            out.append(str(exc))
+            return
+        clock[0] += dt
+        event = room.apply("game", room.seq + 1, clock[0], decode(draft.signed(key, sig)), True)
+        view = room_view(room, key, clock[0], "open", relay_ms=clock[0])
+        out.append([event.kind if event else None, room.phase, room.ending, room.result(),
+                    room.game.record() if room.game else None, room.offer, room.absent_since, room.takebacks,
+                    list(room.clocks.left) if room.clocks else None, view.offer, view.can_takeback,
+                    view.can_answer, view.can_claim, view.can_abort])
+
+    send(lambda: room.draft_create(keys[0], "white", "1+1"), keys[0])
+    send(lambda: room.draft_join(keys[0], "Ana", "nonce-of-ana"), keys[0])
+    send(lambda: room.draft_join(keys[1], "Ben", "nonce-of-ben"), keys[1])
+    send(lambda: room.draft_start(keys[0]), keys[0])
+    state = [seed]
+
+    def pick(n):  # the same numbers under both interpreters (MicroPython's random has no Random)
+        state[0] = (state[0] * 1103515245 + 12345) % 2**31
+        return state[0] % n
+
+    game = Game.from_record(text)
+    for move in game.moves:
+        if room.phase != "playing":
+            break
+        mover = room.to_move_key()
+        other = keys[1 - keys.index(mover)]
+        if str(move) != "pass":
+            send(lambda mover=mover, move=move: room.draft_move(mover, str(move), 500), mover, dt=200 + pick(2800))
+        choice = pick(6)
+        if choice == 0:
+            send(lambda mover=mover: room.draft_takeback(mover), mover)
+            send(lambda other=other: room.draft_answer(other, pick(2) == 0), other)
+        elif choice == 1 and room.phase == "playing":
+            waiter = room.seats[1 - room.seat_of(room.to_move_key())].key
+            send(lambda waiter=waiter: room.draft_absent(waiter, clock[0]), waiter)
+            send(lambda: room.draft_back(room.to_move_key()), room.to_move_key())
+    if room.phase == "playing":
+        waiter = room.seats[1 - room.seat_of(room.to_move_key())].key
+        send(lambda: room.draft_absent(waiter, clock[0]), waiter)
+        send(lambda: room.draft_absent(waiter, clock[0] + ABSENCE_MS), waiter, dt=ABSENCE_MS)
+    send(lambda: room.draft_start(keys[1]), keys[1])
+    send(lambda: room.draft_abort(keys[0]), keys[0])
+    return out

@@ -255,3 +255,53 @@ def test_a_running_clock_is_announced_at_a_minute_and_at_ten_seconds() -> None:
     assert [clock_alert(a, b) for a, b in ((61_000, 60_000), (60_000, 59_900), (10_100, 9_999), (70_000, 5_000),
                                            (9_000, 8_000), (0, 5_000))] == ["one minute", "", "ten seconds",
                                                                             "ten seconds", "", ""]
+
+
+def test_offers_show_their_buttons_and_lines_to_each_side() -> None:
+    stream = started()
+    room = stream.room
+    ana = room_view(room, ANA, 0, "open")
+    assert ana.can_abort and not ana.can_resign and not ana.can_takeback  # nothing to take back yet
+    for key, move in ((ANA, "e3"), (BEN, "a5"), (ANA, "b5")):
+        stream.store(room.draft_move(key, move), key)
+    ana, ben, cleo = (room_view(room, key, 0, "open") for key in (ANA, BEN, CLEO))
+    assert (ana.can_abort, ana.can_resign, ana.can_takeback, ben.can_takeback) == (False, True, True, True)
+    assert not cleo.can_takeback and not cleo.can_abort
+    stream.store(room.draft_takeback(BEN), BEN)
+    ana, ben, cleo = (room_view(room, key, 0, "open") for key in (ANA, BEN, CLEO))
+    assert (ana.offer, ana.can_answer) == ("Ben asks to take back their last move.", True)
+    assert (ben.offer, ben.can_answer, ben.can_takeback) == ("You offered to take back your last move.", False, False)
+    assert not cleo.can_answer and cleo.offer == "Ben asks to take back their last move."
+
+
+def test_a_gone_player_s_claim_is_offered_then_due() -> None:
+    stream = started()
+    room = stream.room
+    stream.store(room.draft_move(ANA, "e3"), ANA)  # Ben to move, never heard of
+    assert not room_view(room, ANA, 1000, "open", connected_at=0).can_claim  # not called gone just yet
+    ana = room_view(room, ANA, 10_000, "open", connected_at=0)
+    assert ana.can_claim and not room_view(room, BEN, 10_000, "open").can_claim
+    stream.store(room.draft_absent(ANA, 6000), ANA)
+    asked = room.absent_since
+    waiting = room_view(room, ANA, 10_000, "open", relay_ms=asked + 1000)
+    assert not waiting.can_claim and waiting.offer == "Ben has 30 s to come back, or you may claim the game."
+    due = room_view(room, ANA, 10_000, "open", relay_ms=asked + 30_000)
+    assert due.can_claim and due.offer.startswith("Ben did not come back")
+
+
+def test_a_takeback_reopens_the_session_at_the_room_s_game() -> None:
+    stream = started()
+    room = stream.room
+    session = Session(Game(), live_settings(room, ANA))
+    follower = Follower(session, ANA)
+    follower.follow(room)
+    for key, move in ((ANA, "e3"), (BEN, "a5")):
+        stream.store(room.draft_move(key, move), key)
+        follower.follow(room)
+    stream.store(room.draft_takeback(ANA), ANA)
+    stream.store(room.draft_answer(BEN, True), BEN)
+    assert follower.follow(room)
+    assert session.game.record() == "" and session.notices == ["A move was taken back."]
+    assert follower.outgoing(room) is None  # the moves taken back are not Ana's to send again
+    stream.store(room.draft_abort(BEN), BEN)
+    assert room_view(room, ANA, 0, "open").line == "The game was aborted: no result. Rematch: colours swap."

@@ -450,6 +450,26 @@ class RoomClient:
     async def resign(self) -> int:
         return await self.send(lambda room: room.draft_resign(self.key))
 
+    async def abort(self) -> int:
+        """End the game with no result (only before either player places a second ring)."""
+        return await self.send(lambda room: room.draft_abort(self.key))
+
+    async def takeback(self) -> int:
+        """Offer to take back this player's last move."""
+        return await self.send(lambda room: room.draft_takeback(self.key))
+
+    async def answer(self, accept: bool) -> int:
+        """Accept or decline the other player's takeback offer."""
+        return await self.send(lambda room: room.draft_answer(self.key, accept))
+
+    async def absent(self) -> int:
+        """Ask whether the player to move is there, or (``ABSENCE_MS`` later, unanswered) claim the game."""
+        return await self.send(lambda room: room.draft_absent(self.key, int(time.time() * 1000)))
+
+    async def back(self) -> int:
+        """Answer the question: this player, to move, is here."""
+        return await self.send(lambda room: room.draft_back(self.key))
+
     async def leave(self) -> int:
         return await self.send(lambda room: room.draft_leave(self.key))
 

@@ -12,7 +12,7 @@ core subscription, which also sees a publish the stream refused.
 
 **Messages** are compact JSON objects, one per NATS message, at most :data:`MAX_MESSAGE_BYTES`::
 
-    {"v":2,"t":"move","n":12,"ply":8,"move":"e4-e10","think":4210,"k":"<public key>","s":"<signature>"}
+    {"v":3,"t":"move","n":12,"ply":8,"move":"e4-e10","think":4210,"k":"<public key>","s":"<signature>"}
 
 ``v`` is the protocol's version, ``t`` the kind, ``k`` the author's Ed25519 public key and
 ``s`` its signature (both base64url without padding: 43 and 86 characters). ``n`` is, for the
@@ -30,7 +30,7 @@ whether ``k`` may do what the message asks (:class:`yinsh.live.room.Room`).
 
 >>> draft = Draft("abcdefghijklmnopqrstuv", "move", 12, [("ply", 8), ("move", "e4-e10"), ("think", 4210)])
 >>> draft.text()
-b'yinsh-live/2\\nabcdefghijklmnopqrstuv\\nmove\\n12\\n8\\ne4-e10\\n4210'
+b'yinsh-live/3\\nabcdefghijklmnopqrstuv\\nmove\\n12\\n8\\ne4-e10\\n4210'
 >>> data = draft.signed("K" * 43, "S" * 86)
 >>> message = decode(data)
 >>> message.kind, message.n, message.get("move"), message.text("abcdefghijklmnopqrstuv") == draft.text()
@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 PROTOCOL: Final = "yinsh-live"
-VERSION: Final = 2
+VERSION: Final = 3
 """2: rooms have a clock (``room``'s ``clock``, ``move``'s ``think``, ``flag``). A message of
 another version is not read (a room opened by an older page is not one of these)."""
 STREAM: Final = "YINSH_ROOMS"
@@ -105,6 +105,14 @@ FIELDS: Final[dict[str, tuple[str, ...]]] = {
     # its sender's page made the claim (the relay's clock as it estimated it), so that a claim
     # made again is a message of its own, not a duplicate the relay drops
     "flag": ("at",),
+    "abort": (),  # end the game with no result, while neither player has placed a second ring
+    "takeback": (),  # offer to take back the sender's last move (and any made since): one offer at a time
+    "accept": (),  # the other player takes the offer: the moves are taken back
+    "decline": (),  # the other player refuses it (a move withdraws it too)
+    # the player to move seems gone: the first asks (stored, it starts ABSENCE_MS), a second one
+    # stored once that much has passed with no answer and no move wins the game; ``at`` as for flag
+    "absent": ("at",),
+    "back": (),  # the player to move answers: here
     # the chat subject: n counts the author's lines
     "chat": ("text",),
     # presence, core NATS: n is the author's clock (ms); seq the last stream sequence its room folded
@@ -113,7 +121,8 @@ FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "gone": (),
 }
 """The fields of each kind of message, in the order the signature covers them."""
-GAME_KINDS: Final = ("room", "join", "start", "move", "resign", "leave", "flag")
+GAME_KINDS: Final = ("room", "join", "start", "move", "resign", "leave", "flag", "abort", "takeback", "accept",
+                      "decline", "absent", "back")
 MAX_THINK_MS: Final = 30 * 86_400_000
 """The longest a move may say its player thought (more than any time control gives)."""
 _INT_FIELDS: Final = {"ply": 100_000, "seq": (1 << 53) - 1, "think": MAX_THINK_MS, "at": (1 << 53) - 1}
@@ -215,7 +224,7 @@ def clean_text(text: object, limit: int) -> str | None:
 
 
 def signed_text(room: str, kind: str, n: int, values: Sequence[object]) -> bytes:
-    """What the author of a message signs: ``yinsh-live/2``, the room, the kind, ``n`` and the
+    """What the author of a message signs: ``yinsh-live/3``, the room, the kind, ``n`` and the
     kind's fields (:data:`FIELDS`), one per line, in UTF-8."""
     lines = [PROTOCOL + "/" + str(VERSION), room, kind, str(n)]
     for value in values:

@@ -76,7 +76,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 __all__ = ["LiveError", "Seat", "ChatLine", "Room", "CHAT_BURST", "CHAT_WINDOW_MS", "PRESENCE_TIMEOUT_MS",
-           "HEARTBEAT_MS", "QUIET_CHECK_MS", "SEND_MS"]
+           "HEARTBEAT_MS", "QUIET_CHECK_MS", "SEND_MS", "ABORT_PLIES", "ABSENCE_MS"]
 
 CHAT_BURST: Final = 5
 """A chat author may write this many lines…"""
@@ -91,6 +91,12 @@ PRESENCE_TIMEOUT_MS: Final = 10_000
 QUIET_CHECK_MS: Final = 5_000
 """A reader that folded nothing for this long asks the stream for the room's last stored sequence
 (and again after as long, while quiet): a message its consumer lost on the way is read again, whatever lost it."""
+ABORT_PLIES: Final = 3
+"""A game may be aborted (no result) while it has fewer moves than this: neither player has
+placed a second ring."""
+ABSENCE_MS: Final = 30_000
+"""How long a player to move who is asked whether they are there (``absent``) has to answer
+(``back``) or move before a second ``absent``, its own stored time showing it, wins the game."""
 SEND_MS: Final = 20_000
 """How long, connected, an event is tried before its sender gives up, and then how long its reader
 may take to fold it. Twice the longest a stream goes without a leader when its leader crashes
@@ -144,8 +150,10 @@ class Room:
     :attr:`game` (the game in progress or the last one, a :class:`yinsh.Game`), :attr:`games`
     (how many were started), :attr:`white` (the seat playing White), :attr:`clock` (the room's
     time control) and :attr:`clocks` (the game's, from the stored messages' times), :attr:`ending`
-    (``resign``, ``leave``, ``time`` or ``rules``), :attr:`loser` (the seat that resigned, left
-    or ran out of time),
+    (``resign``, ``leave``, ``time``, ``absent``, ``abort`` or ``rules``), :attr:`loser` (the seat
+    that resigned, left, ran out of time or was gone), :attr:`offer` (the seat offering to take
+    back a move), :attr:`absent_since` (when the player to move was asked whether they are
+    there, by the relay's clock), :attr:`takebacks` (how many were accepted in this room),
     :attr:`version`, :attr:`seq` (the last stream sequence folded, any subject of the room),
     :attr:`game_seq` and :attr:`chat_seq` (the last folded on each subject), :attr:`chat`,
     :attr:`ignored` (why messages were ignored, with counts).
@@ -166,6 +174,9 @@ class Room:
         self.clocks: Clocks | None = None
         self.ending: str | None = None
         self.loser: int | None = None
+        self.offer: int | None = None
+        self.absent_since: int | None = None
+        self.takebacks = 0
         self.version = 0
         self.events: list[int] = []
         """The stream sequence of each event accepted, by version: whose event won a turn."""
@@ -180,6 +191,8 @@ class Room:
         self._watchers: list[str] = []
         self._seen: dict[str, int] = {}  # key → the page's clock when last heard of
         self._clocks: dict[str, int] = {}  # key → the latest presence clock it sent
+        self._started_at = 0  # the game's start, stored at (the relay's clock)
+        self._turns: list[tuple[int, int]] = []  # each ply's (stored at, think ms); think -1: a pass
 
     # -- reading ---------------------------------------------------------------------
 
@@ -223,6 +236,8 @@ class Room:
             return None
         if self.ending == "rules":
             return self.game.result
+        if self.ending == "abort":
+            return None
         loser_white = self.loser == self.white
         return "0-1" if loser_white else "1-0"
 
@@ -348,6 +363,18 @@ class Room:
             return None
         if kind == "flag":  # shown by its own stored time: no move of the player to move could be on time now
             return None if self.clocks is not None and self.clocks.out_of_time(time_ms) else "too early"
+        if kind == "abort":
+            return None if self.game is not None and self.game.ply < ABORT_PLIES else "not now"
+        if kind == "takeback":
+            return None if self.offer is None and self.takeback_ply(seat) is not None else "not now"
+        if kind in ("accept", "decline"):
+            return None if self.offer is not None and self.offer != seat else "not now"
+        if kind == "absent":  # with days per move the clock decides; the first asks, the second wins
+            if key == self.to_move_key() or self.clock.kind == "days":
+                return "not now"
+            return None if self.absent_since is None or time_ms - self.absent_since >= ABSENCE_MS else "too early"
+        if kind == "back":
+            return None if key == self.to_move_key() and self.absent_since is not None else "not now"
         # a move
         if key != self.to_move_key():
             return "not your turn"
@@ -378,10 +405,27 @@ class Room:
             if not self.clocks.move(time_ms, message.get("think")):  # stored after their time ran out
                 self._end("time", self.seat_of(key))
                 return
+            self._turns.append((time_ms, message.get("think")))
             self.game.play(message.get("move"))
+            self.offer, self.absent_since = None, None  # a move withdraws an offer and answers the question
             self._after_move()
         elif kind == "flag":
             self._end("time", self.seat_of(self.to_move_key() or ""))
+        elif kind == "abort":
+            self._end("abort", None)
+        elif kind == "takeback":
+            self.offer = self.seat_of(key)
+        elif kind == "decline":
+            self.offer = None
+        elif kind == "accept":
+            self._take_back(time_ms)
+        elif kind == "absent":
+            if self.absent_since is None:
+                self.absent_since = time_ms
+            else:
+                self._end("absent", self.seat_of(self.to_move_key() or ""))
+        elif kind == "back":
+            self.absent_since = None
         elif kind == "resign":
             self._end("resign", self.seat_of(key))
         elif kind == "leave":
@@ -407,9 +451,44 @@ class Room:
         self.game = Game()
         self.clocks = Clocks(self.clock)
         self.clocks.start(time_ms)
+        self._started_at, self._turns = time_ms, []
         self.games += 1
         self.phase, self.ending, self.loser = "playing", None, None
+        self.offer, self.absent_since = None, None
         self._after_move()
+
+    def takeback_ply(self, seat: int | None) -> int | None:
+        """How many moves the game keeps when ``seat``'s takeback is accepted: those before its
+        player's last move (a forced pass is nobody's), or ``None`` when they have none."""
+        if self.game is None or seat is None:
+            return None
+        white = seat == self.white
+        moves = self.game.moves
+        for ply in range(len(moves) - 1, -1, -1):
+            if (ply % 2 == 0) == white and moves[ply].kind != "pass":
+                return ply
+        return None
+
+    def _take_back(self, time_ms: int) -> None:
+        """The offer accepted (stored at ``time_ms``): the game and both clocks as they stood
+        before the offerer's last move, their turn again from now."""
+        game = self.game
+        ply = self.takeback_ply(self.offer)
+        assert game is not None and ply is not None
+        while game.ply > ply:
+            game.undo()
+        del self._turns[ply:]
+        clocks = Clocks(self.clock)
+        clocks.start(self._started_at)
+        for at, think in self._turns:
+            if think < 0:
+                clocks.pass_turn()
+            else:
+                clocks.move(at, think)
+        clocks.turn_start = time_ms
+        self.clocks = clocks
+        self.offer, self.absent_since = None, None
+        self.takebacks += 1
 
     def _after_move(self) -> None:
         game = self.game
@@ -424,6 +503,7 @@ class Room:
             if len(moves) != 1 or str(moves[0]) != "pass":
                 break
             game.push(moves[0])
+            self._turns.append((0, -1))
             if self.clocks is not None:
                 self.clocks.pass_turn()
         if game.result is not None:
@@ -570,6 +650,55 @@ class Room:
         if not self.clocks.out_of_time(now_ms):
             raise LiveError("the player to move still has time")
         return Draft(self.name, "flag", self.version, [("at", max(0, int(now_ms)))])
+
+    def draft_abort(self, key: str) -> Draft:
+        """End the game with no result: only while neither player has placed a second ring."""
+        self._seated(key)
+        if self.phase != "playing" or self.game is None:
+            raise LiveError("no game is on")
+        if self.game.ply >= ABORT_PLIES:
+            raise LiveError("a game can be aborted only before either player places a second ring")
+        return Draft(self.name, "abort", self.version, [])
+
+    def draft_takeback(self, key: str) -> Draft:
+        """Offer to take back this player's last move (and the other's reply, if made since)."""
+        self._seated(key)
+        if self.phase != "playing":
+            raise LiveError("no game is on")
+        if self.offer is not None:
+            raise LiveError("a takeback is offered already")
+        if self.takeback_ply(self.seat_of(key)) is None:
+            raise LiveError("you have no move to take back")
+        return Draft(self.name, "takeback", self.version, [])
+
+    def draft_answer(self, key: str, accept: bool) -> Draft:
+        """Accept (``True``) or decline the other player's takeback offer."""
+        self._seated(key)
+        if self.phase != "playing" or self.offer is None or self.offer == self.seat_of(key):
+            raise LiveError("no takeback is offered to you")
+        return Draft(self.name, "accept" if accept else "decline", self.version, [])
+
+    def draft_absent(self, key: str, now_ms: int) -> Draft:
+        """Ask whether the player to move is there (first) or, :data:`ABSENCE_MS` after the
+        question with no answer (by ``now_ms``, the relay's clock as this page estimates it),
+        claim the game: the claim's own stored time decides."""
+        self._seated(key)
+        if self.phase != "playing":
+            raise LiveError("no game is on")
+        if key == self.to_move_key():
+            raise LiveError("it is your turn")
+        if self.clock.kind == "days":
+            raise LiveError("with days per move, the clock decides")
+        if self.absent_since is not None and now_ms - self.absent_since < ABSENCE_MS:
+            raise LiveError("the other player may still answer")
+        return Draft(self.name, "absent", self.version, [("at", max(0, int(now_ms)))])
+
+    def draft_back(self, key: str) -> Draft:
+        """Answer the other player's question: this player, to move, is here."""
+        self._seated(key)
+        if key != self.to_move_key() or self.absent_since is None:
+            raise LiveError("nobody asked")
+        return Draft(self.name, "back", self.version, [])
 
     def draft_leave(self, key: str) -> Draft:
         """Give up the seat (during a game, the game too)."""

@@ -85,7 +85,10 @@ def _prompt(room: Room, key: str, connected: bool, now_ms: int) -> str:
             return "Take a seat to play, or watch." if free else "Waiting for a player to start."
         return "Waiting for a second player." if room.free_seat() is not None else "Start the game when you are ready."
     if room.phase == "over":
-        endings = {"resign": ", by resignation", "leave": ", a player left", "time": ", on time"}
+        if room.ending == "abort":
+            return "Game aborted: no result."
+        endings = {"resign": ", by resignation", "leave": ", a player left", "time": ", on time",
+                   "absent": ", a player was gone"}
         ending = endings.get(room.ending or "", "")
         return f"Game over: {room.result()}{ending}."
     mover = room.to_move_key() or ""

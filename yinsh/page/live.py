@@ -36,7 +36,7 @@ from typing import Final
 
 from ..game import Game
 from ..live.clock import Clocks, clock_text
-from ..live.room import Room
+from ..live.room import ABORT_PLIES, ABSENCE_MS, Room
 from ..move import Move
 from ..pgn import clock_comment
 from .computer import NAMES
@@ -131,7 +131,8 @@ def record_extras(room: Room) -> tuple[dict[str, str], list[str]] | None:
     comments: list[str] = []
     if room.phase == "over" and room.ending != "rules":
         tags["Result"] = room.result() or "*"
-        tags["Termination"] = {"resign": "resignation", "leave": "abandoned"}.get(room.ending or "", "time")
+        tags["Termination"] = {"resign": "resignation", "leave": "abandoned", "absent": "abandoned",
+                               "abort": "aborted"}.get(room.ending or "", "time")
     if room.clock.kind != "none" and room.clocks is not None:
         tags["TimeControl"] = room.clock.tag()
         comments = [clock_comment(ms) for ms in room.clocks.spent]
@@ -197,12 +198,14 @@ class RoomView:
     ``line`` the room's state in one sentence; ``seats`` the two seats; ``players`` what the
     players' card says under each colour (``white``, ``black``: a name, ``seat free``, ``decided
     at the start``); ``watchers`` who else is connected; ``can_join``, ``can_start``
-    (``start_label``: Start or Rematch), ``can_resign``, ``can_leave`` which buttons show;
-    ``can_share`` whether the room's link is offered (once the room exists); ``chat`` the lines
-    (author, text)."""
+    (``start_label``: Start or Rematch), ``can_resign``, ``can_abort``, ``can_takeback``,
+    ``can_answer`` (Accept and Decline), ``can_claim``, ``can_leave`` which buttons show;
+    ``offer`` the line about an offer or a question under way (``""``: none); ``can_share``
+    whether the room's link is offered (once the room exists); ``chat`` the lines (author, text)."""
 
     __slots__ = ("live", "seat", "line", "seats", "players", "watchers", "can_join", "can_start", "start_label",
-                 "can_resign", "can_leave", "can_chat", "can_share", "chat", "ignored", "end")
+                 "can_resign", "can_abort", "can_takeback", "can_answer", "can_claim", "offer", "can_leave",
+                 "can_chat", "can_share", "chat", "ignored", "end")
 
     def __init__(self) -> None:
         self.live = "waiting"
@@ -212,12 +215,14 @@ class RoomView:
         self.players: dict[str, str] = {}
         self.watchers: list[str] = []
         self.can_join = self.can_start = self.can_resign = self.can_leave = self.can_chat = self.can_share = False
+        self.can_abort = self.can_takeback = self.can_answer = self.can_claim = False
+        self.offer = ""
         self.start_label = "Start"
         self.chat: list[tuple[int, str, str]] = []
         self.ignored = 0
         self.end = ""
         """How the last game ended, once it has (``#board[data-end]``): ``rings``, ``pool``,
-        ``passes``, ``resign``, ``leave``, ``time``."""
+        ``passes``, ``resign``, ``leave``, ``time``, ``absent``, ``abort``."""
 
 
 def ending_text(room: Room) -> str:
@@ -227,15 +232,22 @@ def ending_text(room: Room) -> str:
     result = room.result()
     winner = {"1-0": "white", "0-1": "black"}.get(result or "")
     names = _colour_names(room)
-    if room.ending in ("resign", "leave", "time") and room.loser is not None:
+    if room.ending == "abort":
+        return "The game was aborted: no result."
+    if room.ending in _DID and room.loser is not None:
         loser_colour = "white" if room.loser == room.white else "black"
         loser = names.get(loser_colour) or NAMES[loser_colour]
-        did = {"resign": "resigned", "leave": "left the game", "time": "ran out of time"}[room.ending]
+        did = _DID[room.ending]
         return f"{loser} {did}: {names.get(winner or '') or NAMES.get(winner or '', '')} wins."
     if winner is None:
         return "The game is drawn."
     white, black = room.game.score
     return f"{names.get(winner) or NAMES[winner]} wins, {max(white, black)} rings to {min(white, black)}."
+
+
+_DID: Final = {"resign": "resigned", "leave": "left the game", "time": "ran out of time",
+               "absent": "was gone too long"}
+"""What the loser did, by the room's ending."""
 
 
 def _colour_names(room: Room) -> dict[str, str]:
@@ -250,13 +262,14 @@ def _colour_names(room: Room) -> dict[str, str]:
 
 
 def room_view(room: Room, key: str, now_ms: int, connection: str, read_all: bool = False,
-              connected_at: int | None = None) -> RoomView:
+              connected_at: int | None = None, relay_ms: int | None = None) -> RoomView:
     """What the room's panel and ``#board`` show to the page whose key is ``key``, at the
     page's clock ``now_ms``, connected as ``connection`` (:data:`CONNECTIONS`); ``read_all``:
     the page has read everything the relay keeps of the room (a room still ``new`` then does
     not exist); ``connected_at``: when the page's connection opened (or last came back), at its
     clock: for :data:`PRESENCE_GRACE_MS` after, a player not heard of yet is not called
-    disconnected."""
+    disconnected; ``relay_ms``: the relay's clock as the page estimates it (when a gone player's
+    time to answer is up; ``now_ms`` when not given)."""
     view = RoomView()
     mine = room.seat_of(key)
     started = room.game is not None
@@ -292,7 +305,12 @@ def room_view(room: Room, key: str, now_ms: int, connection: str, read_all: bool
         view.can_join = mine is None and not full
         view.can_start = mine is not None and full and room.phase in ("waiting", "over")
         view.start_label = "Rematch" if room.phase == "over" else "Start"
-        view.can_resign = mine is not None and room.phase == "playing"
+        playing = mine is not None and room.phase == "playing" and room.game is not None
+        view.can_abort = playing and room.game.ply < ABORT_PLIES  # type: ignore[union-attr]
+        view.can_resign = playing and not view.can_abort
+        view.can_takeback = playing and room.offer is None and room.takeback_ply(mine) is not None
+        view.can_answer = playing and room.offer is not None and room.offer != mine
+        _absence(view, room, key, now_ms if relay_ms is None else relay_ms)
         view.can_leave = mine is not None
         view.can_chat = True
         view.can_share = room.creator != key or mine is not None  # a host's link once they are seated
@@ -304,6 +322,28 @@ def room_view(room: Room, key: str, now_ms: int, connection: str, read_all: bool
         view.end = (_RULES_ENDS.get(outcome.termination, outcome.termination) if outcome else "") \
             if room.ending == "rules" else room.ending or ""
     return view
+
+
+def _absence(view: RoomView, room: Room, key: str, relay_ms: int) -> None:
+    """The offer line and the claim's button: a takeback offered, a gone player asked."""
+    names = {i: seat.name for i, seat in enumerate(room.seats) if seat is not None}
+    mine = room.seat_of(key)
+    if room.phase != "playing":
+        return
+    if room.offer is not None:
+        view.offer = "You offered to take back your last move." if room.offer == mine else \
+            f"{names.get(room.offer, 'A player')} asks to take back their last move."
+    mover = room.to_move_key()
+    seat = view.seats[room.seat_of(mover or "") or 0] if mover and len(view.seats) == 2 else None
+    if mine is None or mover is None or mover == key or room.clock.kind == "days" or seat is None:
+        return
+    if room.absent_since is None:
+        view.can_claim = seat.connected is False
+    elif relay_ms - room.absent_since >= ABSENCE_MS:
+        view.can_claim = True
+        view.offer = f"{seat.name} did not come back: you may claim the game, or keep waiting."
+    else:
+        view.offer = f"{seat.name} has {ABSENCE_MS // 1000} s to come back, or you may claim the game."
 
 
 _RULES_ENDS: Final = {"markers": "pool"}
@@ -425,6 +465,8 @@ class Follower:
         """The room's game the session shows (:attr:`Room.games`); -1: none yet."""
         self.sending: str | None = None
         """The move being sent (its long form), until the room folds it or refuses it."""
+        self.takebacks = 0
+        """The takebacks the session shows (:attr:`Room.takebacks`)."""
 
     def follow(self, room: Room) -> bool:
         """Bring the session to the room's game and players; whether anything changed."""
@@ -434,12 +476,16 @@ class Follower:
         session.remote_words = remote_words(room, self.key)
         session.record_extras = record_extras(room)
         if game is None or room.games != self.games:
-            self.games = room.games
+            self.games, self.takebacks = room.games, room.takebacks
             self.sending = None
             shown = Game()
             for move in (game.moves if game is not None else ()):
                 shown.push(move)
             session.open(shown, settings, [])
+            return True
+        if room.takebacks != self.takebacks:  # moves taken back: the session's extra moves are not to send
+            self.takebacks = room.takebacks
+            self._reopen(room, settings, ["A move was taken back."])
             return True
         changed = False
         ours = session.game.moves

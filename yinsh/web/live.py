@@ -18,7 +18,7 @@ import asyncio
 
 from ..compat import now_ms
 from ..live.protocol import MAX_NAME, valid_room
-from ..live.room import LiveError, Room
+from ..live.room import ABSENCE_MS, LiveError, Room
 from ..page.live import (
     Follower,
     RoomView,
@@ -59,6 +59,8 @@ class LiveRoom:
         self.clock = clock
         """A new room's time control (``3+2``, ``2d``, ``none``)."""
         self._claiming = False  # a claim of a win on time under way
+        self._answered: int | None = None  # the question (absent_since) this page answered
+        self._claim_due = False  # whether the question's time is up (the panel then offers the claim)
         self._clock_ms: dict[str, int] = {}  # each clock's time left when last drawn (its alerts)
         self.room = Room(name)
         self.relay = Relay(self.room, relay, scripts or {}, self.changed)
@@ -130,8 +132,8 @@ class LiveRoom:
         self.relay.close()
         self.draw()
         _get("live-state").textContent = line
-        for selector in ("#live-seats", "#live-clocks", "#live-watchers", "#live .live-share", "#live-chat",
-                         "#live .live-actions"):
+        for selector in ("#live-seats", "#live-clocks", "#live-watchers", "#live-offer", "#live .live-share",
+                         "#live-chat", "#live .live-actions"):
             document.querySelector(selector).hidden = True
         for colour in ("white", "black"):
             _get("strip-clock-" + colour).hidden = True
@@ -142,9 +144,14 @@ class LiveRoom:
         self.app.live_failed()
 
     def changed(self) -> None:
-        """The room (or the connection, or who is here) changed: the session follows, the page is drawn."""
+        """The room (or the connection, or who is here) changed: the session follows, the page is
+        drawn; asked whether this player, to move, is there, the page answers at once."""
         if self.follower is not None:
             self.follower.follow(self.room)
+            asked = self.room.absent_since
+            if asked is not None and asked != self._answered and self.room.to_move_key() == self.key:
+                self._answered = asked
+                self.relay.task(self.relay.send(lambda room: room.draft_back(self.key), "answer"))
         self.app.refresh()
 
     # ------------------------------------------------------------------ the person's actions
@@ -216,6 +223,12 @@ class LiveRoom:
         key = self.key
         steps = {"live-join": None, "live-start": (lambda room: room.draft_start(key), "start"),
                  "live-resign": (lambda room: room.draft_resign(key), "resign"),
+                 "live-abort": (lambda room: room.draft_abort(key), "abort the game"),
+                 "live-takeback": (lambda room: room.draft_takeback(key), "offer a takeback"),
+                 "live-accept": (lambda room: room.draft_answer(key, True), "accept the takeback"),
+                 "live-decline": (lambda room: room.draft_answer(key, False), "decline the takeback"),
+                 "live-claim": (lambda room: room.draft_absent(key, self.relay.relay_clock.now(now_ms())),
+                                "claim the game"),
                  "live-leave": (lambda room: room.draft_leave(key), "leave the seat")}
         if action not in steps:
             return
@@ -290,6 +303,11 @@ class LiveRoom:
                 if not self._claiming and flag_due(self.room, self.key, now):
                     self._claiming = True
                     self.relay.task(self._claim())
+                asked = self.room.absent_since
+                due = asked is not None and now - asked >= ABSENCE_MS
+                if due != self._claim_due:  # the gone player's time to come back is up: offer the claim
+                    self._claim_due = due
+                    self.draw()
             except Exception as exc:  # the clocks are lost for a moment, never the room
                 warn("the clocks could not be drawn", exc)
             await asyncio.sleep(0.1 if running else 1.0)
@@ -332,8 +350,9 @@ class LiveRoom:
         return any(clock.running for clock in clocks)
 
     def view(self) -> RoomView:
-        return room_view(self.room, self.key, now_ms(), self.connection, self.relay.read_all,
-                         self.relay.connected_at)
+        now = now_ms()
+        return room_view(self.room, self.key, now, self.connection, self.relay.read_all,
+                         self.relay.connected_at, self.relay.relay_clock.now(now))
 
     def draw(self) -> None:
         """The room's panel and ``#board``'s ``data-live``/``data-seat``, after the page is drawn."""
@@ -361,11 +380,18 @@ class LiveRoom:
                     " offline" if seat.name and seat.connected is False else "")
                 item.textContent = label
                 items.appendChild(item)
+        if self._changed("offer", view.offer):
+            offer = _get("live-offer")
+            offer.textContent = view.offer
+            offer.hidden = not view.offer
         watchers = ", ".join(view.watchers)
         if self._changed("watchers", watchers):
             _get("live-watchers").textContent = ("Watching: " + watchers) if watchers else "No one else is watching."
         for action, shown in (("live-join", view.can_join), ("live-start", view.can_start),
-                              ("live-resign", view.can_resign), ("live-leave", view.can_leave)):
+                              ("live-resign", view.can_resign), ("live-abort", view.can_abort),
+                              ("live-takeback", view.can_takeback), ("live-accept", view.can_answer),
+                              ("live-decline", view.can_answer), ("live-claim", view.can_claim),
+                              ("live-leave", view.can_leave)):
             button = document.querySelector(f'#live [data-action="{action}"]')
             button.hidden = not shown
             button.disabled = self.busy

@@ -334,7 +334,7 @@ class Relay:
                     read.append((seq, kind, int(str(self.helper.storedMs(msg))), message))
                 except BadMessage as exc:
                     read.append((seq, kind, 0, exc.reason))
-        received = _now_ms()
+        received = now_ms()
         for _, _, time_ms, _ in read:
             if time_ms:
                 self.relay_clock.note(time_ms, received)
