@@ -286,9 +286,12 @@ def test_two_people_play_a_whole_game_live_while_a_third_watches(people: dict[st
     ben.wait_seat("white")
     watcher.wait_live("playing")
     ben.wait_record("")
-    ben.click_point("e3")
-    for page in (ana, ben, watcher):
-        page.wait_record("1.e3")
+    record = ""
+    for player, point in ((ben, "e3"), (ana, "e4"), (ben, "f3")):  # past the moves a game may be aborted in
+        player.click_point(point)
+        record = f"{record} {len(record.split()) + 1}.{point}".strip()
+        for page in (ana, ben, watcher):
+            page.wait_record(record)
     ana.press("live-resign")
     for page in (ana, ben, watcher):
         page.wait_live("over")
