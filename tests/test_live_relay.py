@@ -40,8 +40,8 @@ def relay(tmp_path_factory):
     server.stop()
 
 
-async def _started(url, count=2, replicas=1):
-    people = await clients(url, count, replicas)
+async def _started(url, count=2, replicas=1, clock="none"):
+    people = await clients(url, count, replicas, clock)
     await people[0].start()
     for person in people:
         await person.wait_for(lambda room: room.phase == "playing")
@@ -298,11 +298,8 @@ def test_a_timed_game_claimed_on_time_ends_alike_on_every_page(relay):
     room, then counts once it is; both players and a watcher show the same clocks at every move
     and the same loss on time."""
     async def main():
-        people = await clients(relay.url, 3, clock="0.25+0")
+        people = await _started(relay.url, 3, clock="0.25+0")
         ana, ben, watcher = people
-        await ana.start()
-        for person in people:
-            await person.wait_for(lambda room: room.phase == "playing")
         rng = random.Random(5)
         for _ in range(4):  # each player's first move untimed, then one timed each: White to move
             await play_moves([ana, ben], 1, rng)
@@ -329,11 +326,8 @@ def test_a_takeback_and_a_gone_player_s_claim_end_alike_on_every_page(relay, mon
     monkeypatch.setattr("yinsh.live.room.ABSENCE_MS", 1_500)
 
     async def main():
-        people = await clients(relay.url, 3, clock="1+0")
+        people = await _started(relay.url, 3, clock="1+0")
         ana, ben, watcher = people
-        await ana.start()
-        for person in people:
-            await person.wait_for(lambda room: room.phase == "playing")
         await play_moves([ana, ben], 4, random.Random(3))
         await level(people)
         kept = ana.room.game.record()

@@ -54,6 +54,14 @@ def started(colours: str = "white") -> Stream:
     return stream
 
 
+def following(stream: Stream, key: str) -> tuple[Session, Follower]:
+    """A page of ``key``'s that has read the room as it stands."""
+    session = Session(Game(), live_settings(stream.room, key))
+    follower = Follower(session, key)
+    follower.follow(stream.room)
+    return session, follower
+
+
 def test_the_panel_before_during_and_after_a_game() -> None:
     stream = Stream()
     room = stream.room
@@ -108,9 +116,7 @@ def test_the_session_follows_the_room_and_sends_its_own_move_once() -> None:
 def test_another_tab_s_move_wins_the_turn() -> None:
     stream = started()
     room = stream.room
-    session = Session(Game(), live_settings(room, ANA))
-    follower = Follower(session, ANA)
-    follower.follow(room)
+    session, follower = following(stream, ANA)
     session.commit(session.game.parse_move("e3"))
     follower.sent("e3")
     assert stream.store(room.draft_move(ANA, "a5"), ANA)  # the other tab's, stored first
@@ -122,9 +128,7 @@ def test_another_tab_s_move_wins_the_turn() -> None:
 def test_a_watcher_cannot_send_and_a_new_game_starts_afresh() -> None:
     stream = started()
     room = stream.room
-    session = Session(Game(), live_settings(room, CLEO))
-    follower = Follower(session, CLEO)
-    follower.follow(room)
+    session, follower = following(stream, CLEO)
     assert session.board_locked()
     stream.store(room.draft_move(ANA, "e3"), ANA)
     follower.follow(room)
@@ -292,9 +296,7 @@ def test_a_gone_player_s_claim_is_offered_then_due() -> None:
 def test_a_takeback_reopens_the_session_at_the_room_s_game() -> None:
     stream = started()
     room = stream.room
-    session = Session(Game(), live_settings(room, ANA))
-    follower = Follower(session, ANA)
-    follower.follow(room)
+    session, follower = following(stream, ANA)
     for key, move in ((ANA, "e3"), (BEN, "a5")):
         stream.store(room.draft_move(key, move), key)
         follower.follow(room)
