@@ -56,7 +56,8 @@ __all__ = [
 
 PROTOCOL: Final = "yinsh-live"
 VERSION: Final = 3
-"""2: rooms have a clock (``room``'s ``clock``, ``move``'s ``think``, ``flag``). A message of
+"""2: rooms have a clock (``room``'s ``clock``, ``move``'s ``think``, ``flag``); 3: offers and
+claims (``abort``, ``takeback``, ``accept``, ``decline``, ``absent``, ``back``). A message of
 another version is not read (a room opened by an older page is not one of these)."""
 STREAM: Final = "YINSH_ROOMS"
 """The JetStream stream that holds every room."""
